@@ -1,0 +1,40 @@
+//! Every way a call can be refused. Each message names the offending values.
+
+use crate::dtype::DType;
+
+/// Why `interpolate` or `interpolate_backward` refused to launch. Nothing was written.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum InterpError {
+    #[error("{tensor} must be a 4-D (N, C, H, W) tensor, got rank {rank} (shape {shape:?})")]
+    WrongRank { tensor: &'static str, rank: usize, shape: Vec<usize> },
+    #[error("{tensor} has {strides} strides for a rank-{rank} shape")]
+    StridesRank { tensor: &'static str, strides: usize, rank: usize },
+    #[error("{tensor} has a zero-sized dimension: shape {shape:?}")]
+    ZeroSized { tensor: &'static str, shape: Vec<usize> },
+    #[error("{tensor} has dtype {actual}, expected {expected}")]
+    DtypeMismatch { tensor: &'static str, expected: DType, actual: DType },
+    #[error("dtype {dtype} is not supported by this device ({runtime})")]
+    UnsupportedDtype { dtype: DType, runtime: String },
+    #[error("{tensor}: shape {shape:?} with strides {strides:?} reaches element {needed}, but its buffer holds {available} elements")]
+    BufferTooSmall { tensor: &'static str, shape: Vec<usize>, strides: Vec<usize>, needed: u64, available: u64 },
+    #[error("{tensor}: strides {strides:?} make elements of shape {shape:?} overlap; an output must not alias itself")]
+    OverlappingOutput { tensor: &'static str, shape: Vec<usize>, strides: Vec<usize> },
+    #[error("output has shape {actual:?}, but the options give {expected:?}")]
+    OutputShape { expected: [usize; 4], actual: Vec<usize> },
+    #[error("grad_out has shape {actual:?}, but the forward output for input {input:?} with these options is {expected:?}")]
+    GradOutShape { input: [usize; 4], expected: [usize; 4], actual: Vec<usize> },
+    #[error("grad_in has shape {actual:?}, expected the input shape {expected:?}")]
+    GradInShape { expected: [usize; 4], actual: Vec<usize> },
+    #[error("mode `{mode}` does not accept align_corners = true")]
+    AlignCornersUnsupported { mode: &'static str },
+    #[error("scale factor for the {axis} axis must be finite and > 0, got {value}")]
+    InvalidScale { axis: &'static str, value: f64 },
+    #[error("output size for the {axis} axis must be > 0, got {value}")]
+    InvalidSize { axis: &'static str, value: usize },
+    #[error("scale factor {scale} on the {axis} axis turns input length {input} into output length 0")]
+    EmptyOutput { axis: &'static str, input: usize, scale: f64 },
+    #[error("{what} = {value} exceeds the kernels' 32-bit index range (max {max})")]
+    IndexOverflow { what: String, value: u64, max: u64 },
+    #[error("input and output dtypes must match the mode's kernels: {0}")]
+    Launch(String),
+}

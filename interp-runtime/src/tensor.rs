@@ -1,0 +1,83 @@
+//! A tensor as interp sees it: a cubecl handle plus shape, strides (in elements) and dtype.
+
+use cubecl::server::Handle;
+
+use crate::dtype::DType;
+use crate::error::InterpError;
+
+/// A 4-D (N, C, H, W)-indexed view of a device buffer. Any strides work (NCHW, NHWC,
+/// slices, transposes); strides are in elements.
+#[derive(Clone, Copy, Debug)]
+pub struct TensorRef<'a> {
+    pub handle: &'a Handle,
+    pub shape: &'a [usize],
+    pub strides: &'a [usize],
+    pub dtype: DType,
+}
+
+impl<'a> TensorRef<'a> {
+    pub fn new(handle: &'a Handle, shape: &'a [usize], strides: &'a [usize], dtype: DType) -> Self {
+        Self { handle, shape, strides, dtype }
+    }
+}
+
+/// A checked view: rank 4, no zero dimension, inside its buffer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Checked4 {
+    pub shape: [usize; 4],
+    pub strides: [usize; 4],
+}
+
+/// Checks rank, emptiness, dtype and that every element lies inside the buffer.
+pub(crate) fn check_tensor(name: &'static str, t: &TensorRef, dtype: DType) -> Result<Checked4, InterpError> {
+    if t.shape.len() != 4 {
+        return Err(InterpError::WrongRank { tensor: name, rank: t.shape.len(), shape: t.shape.to_vec() });
+    }
+    if t.strides.len() != 4 {
+        return Err(InterpError::StridesRank { tensor: name, strides: t.strides.len(), rank: 4 });
+    }
+    if t.shape.contains(&0) {
+        return Err(InterpError::ZeroSized { tensor: name, shape: t.shape.to_vec() });
+    }
+    if t.dtype != dtype {
+        return Err(InterpError::DtypeMismatch { tensor: name, expected: dtype, actual: t.dtype });
+    }
+    let needed = t
+        .shape
+        .iter()
+        .zip(t.strides)
+        .map(|(&n, &s)| (n as u64 - 1).saturating_mul(s as u64))
+        .fold(1u64, u64::saturating_add);
+    let available = t.handle.size_in_used() / t.dtype.size() as u64;
+    if needed > available {
+        return Err(InterpError::BufferTooSmall {
+            tensor: name,
+            shape: t.shape.to_vec(),
+            strides: t.strides.to_vec(),
+            needed,
+            available,
+        });
+    }
+    let max = u32::MAX as u64;
+    if needed > max {
+        return Err(InterpError::IndexOverflow { what: format!("{name} extent in elements"), value: needed, max });
+    }
+    Ok(Checked4 {
+        shape: [t.shape[0], t.shape[1], t.shape[2], t.shape[3]],
+        strides: [t.strides[0], t.strides[1], t.strides[2], t.strides[3]],
+    })
+}
+
+/// Checks that no two elements of an output share an address (each is written once).
+pub(crate) fn check_no_self_overlap(name: &'static str, t: &Checked4) -> Result<(), InterpError> {
+    let mut dims: Vec<(usize, usize)> = t.shape.iter().copied().zip(t.strides).filter(|(n, _)| *n > 1).collect();
+    dims.sort_by_key(|&(_, s)| s);
+    let mut span = 1usize;
+    for (n, s) in dims {
+        if s < span {
+            return Err(InterpError::OverlappingOutput { tensor: name, shape: t.shape.to_vec(), strides: t.strides.to_vec() });
+        }
+        span = s.saturating_mul(n);
+    }
+    Ok(())
+}
