@@ -15,6 +15,7 @@ mod error;
 mod launch;
 mod options;
 mod plan;
+pub mod reference;
 mod tensor;
 
 pub use api::{interpolate, interpolate_backward, interpolate_backward_with, interpolate_with, output_shape};

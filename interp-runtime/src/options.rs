@@ -38,7 +38,7 @@ impl InterpolateOptions {
         self
     }
 
-    pub(crate) fn resize_options(&self) -> ResizeOptions {
+    pub fn resize_options(&self) -> ResizeOptions {
         ResizeOptions { resize: self.resize, align_corners: self.align_corners }
     }
 }

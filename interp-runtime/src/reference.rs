@@ -1,0 +1,165 @@
+//! The f64 CPU reference: per-axis tap lists written from the published formulas (PyTorch's
+//! `area_pixel_compute_source_index`, Pillow's `precompute_coeffs`, adaptive pooling windows),
+//! a forward gather, and a backward written as a *scatter* (the literal adjoint of the forward).
+//! It shares nothing with the device kernels but the scale the plan chose.
+
+use interp_kernels::{FilterDesc, TapRule};
+
+use crate::plan::AxisPlan;
+
+/// `taps[o]` = the (input index, weight) pairs output `o` reads along one axis.
+pub type AxisTaps = Vec<Vec<(usize, f64)>>;
+
+/// The tap lists of one axis for a filter with description `desc` and weight `weight`.
+pub fn axis_taps(desc: &FilterDesc, weight: impl Fn(f64) -> f64, axis: &AxisPlan) -> AxisTaps {
+    let n_in = axis.in_len;
+    let s = axis.scale as f64;
+    (0..axis.out_len)
+        .map(|o| {
+            let of = o as f64;
+            match desc.rule() {
+                TapRule::Clamp => {
+                    let src = if axis.align_corners { s * of } else { s * (of + 0.5) - 0.5 };
+                    let radius = desc.support.ceil() as i64;
+                    let base = src.floor() as i64;
+                    (base - radius + 1..=base + radius)
+                        .map(|j| (j.clamp(0, n_in as i64 - 1) as usize, weight(j as f64 - src)))
+                        .collect()
+                }
+                TapRule::Renormalize => {
+                    let widen = desc.antialias && s >= 1.0;
+                    let support = desc.support * if widen { s } else { 1.0 };
+                    let inv = if widen { 1.0 / s } else { 1.0 };
+                    let center = s * (of + 0.5);
+                    let lo = ((center - support + 0.5) as i64).max(0);
+                    let hi = ((center + support + 0.5) as i64).min(n_in as i64);
+                    let taps: Vec<_> = (lo..hi).map(|j| (j as usize, weight((j as f64 - center + 0.5) * inv))).collect();
+                    normalized(taps)
+                }
+                TapRule::Nearest => {
+                    // PyTorch computes nearest indices in f32.
+                    let j = ((o as f32) * axis.scale).floor() as usize;
+                    vec![(j.min(n_in - 1), 1.0)]
+                }
+                TapRule::NearestExact => {
+                    let j = ((o as f32 + 0.5) * axis.scale).floor() as usize;
+                    vec![(j.min(n_in - 1), 1.0)]
+                }
+                TapRule::Area => {
+                    let out = axis.out_len;
+                    let start = o * n_in / out;
+                    let end = ((o + 1) * n_in).div_ceil(out);
+                    let w = 1.0 / (end - start) as f64;
+                    (start..end).map(|j| (j, w)).collect()
+                }
+            }
+        })
+        .collect()
+}
+
+fn normalized(taps: Vec<(usize, f64)>) -> Vec<(usize, f64)> {
+    let sum: f64 = taps.iter().map(|t| t.1).sum();
+    if sum == 0.0 {
+        return taps;
+    }
+    taps.into_iter().map(|(j, w)| (j, w / sum)).collect()
+}
+
+/// Index of element (n, c, h, w) in a contiguous NCHW array of `shape`.
+fn at(shape: [usize; 4], n: usize, c: usize, h: usize, w: usize) -> usize {
+    ((n * shape[1] + c) * shape[2] + h) * shape[3] + w
+}
+
+/// `y = resize(x)` for contiguous NCHW f64 data: a gather over the tap lists.
+pub fn forward(x: &[f64], input: [usize; 4], rows: &AxisTaps, cols: &AxisTaps) -> Vec<f64> {
+    let output = [input[0], input[1], rows.len(), cols.len()];
+    let mut y = vec![0.0; output.iter().product()];
+    for n in 0..input[0] {
+        for c in 0..input[1] {
+            for (p, row) in rows.iter().enumerate() {
+                for (q, col) in cols.iter().enumerate() {
+                    let mut acc = 0.0;
+                    for &(i, wy) in row {
+                        for &(j, wx) in col {
+                            acc += wy * wx * x[at(input, n, c, i, j)];
+                        }
+                    }
+                    y[at(output, n, c, p, q)] = acc;
+                }
+            }
+        }
+    }
+    y
+}
+
+/// `dx = resize^T(dy)`: every output gradient scattered back onto the inputs it was read from.
+pub fn backward(dy: &[f64], input: [usize; 4], rows: &AxisTaps, cols: &AxisTaps) -> Vec<f64> {
+    let output = [input[0], input[1], rows.len(), cols.len()];
+    let mut dx = vec![0.0; input.iter().product()];
+    for n in 0..input[0] {
+        for c in 0..input[1] {
+            for (p, row) in rows.iter().enumerate() {
+                for (q, col) in cols.iter().enumerate() {
+                    let g = dy[at(output, n, c, p, q)];
+                    for &(i, wy) in row {
+                        for &(j, wx) in col {
+                            dx[at(input, n, c, i, j)] += wy * wx * g;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    dx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::Mode;
+    use crate::plan::plan_axis;
+
+    fn taps(mode: Mode, n_in: usize, n_out: usize, align: bool) -> AxisTaps {
+        let desc = mode.desc();
+        axis_taps(&desc, |x| mode.weight_f64(x), &plan_axis("w", &desc, n_in, n_out, None, align))
+    }
+
+    #[test]
+    fn bilinear_upsample_matches_pytorch_weights() {
+        // PyTorch: src = 0.5 * (o + 0.5) - 0.5; o = 1 -> src = 0.25 -> 0.75 x0 + 0.25 x1.
+        let t = taps(Mode::Bilinear, 4, 8, false);
+        assert_eq!(t[1], vec![(0, 0.75), (1, 0.25)]);
+        // o = 0 -> src = -0.25: both taps clamp to x0.
+        assert_eq!(t[0].iter().map(|&(j, w)| (j, w)).collect::<Vec<_>>(), vec![(0, 0.25), (0, 0.75)]);
+    }
+
+    #[test]
+    fn bicubic_weights_are_keys_minus_075() {
+        // t = 0.5: Keys(a=-0.75) gives [-0.09375, 0.59375, 0.59375, -0.09375].
+        let t = taps(Mode::Bicubic, 8, 4, false); // s = 2, src = 2o + 0.5
+        let w: Vec<f64> = t[1].iter().map(|p| p.1).collect();
+        assert_eq!(w, vec![-0.09375, 0.59375, 0.59375, -0.09375]);
+        assert_eq!(t[1].iter().map(|p| p.0).collect::<Vec<_>>(), vec![1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn area_windows_are_exact() {
+        let t = taps(Mode::Area, 5, 3, false);
+        let windows: Vec<Vec<usize>> = t.iter().map(|r| r.iter().map(|p| p.0).collect()).collect();
+        assert_eq!(windows, vec![vec![0, 1], vec![1, 2, 3], vec![3, 4]]);
+    }
+
+    #[test]
+    fn scatter_backward_is_the_adjoint_of_forward() {
+        let rows = taps(Mode::Lanczos3Aa, 7, 3, false);
+        let cols = taps(Mode::Bicubic, 3, 8, false);
+        let input = [1, 2, 7, 3];
+        let x: Vec<f64> = (0..42).map(|i| ((i * 37 % 11) as f64 - 5.0) / 3.0).collect();
+        let g: Vec<f64> = (0..48).map(|i| ((i * 13 % 7) as f64 - 3.0) / 2.0).collect();
+        let y = forward(&x, input, &rows, &cols);
+        let dx = backward(&g, input, &rows, &cols);
+        let lhs: f64 = y.iter().zip(&g).map(|(a, b)| a * b).sum();
+        let rhs: f64 = x.iter().zip(&dx).map(|(a, b)| a * b).sum();
+        assert!((lhs - rhs).abs() < 1e-12 * lhs.abs().max(1.0), "{lhs} vs {rhs}");
+    }
+}
