@@ -73,12 +73,6 @@ pub fn interpolate_backward_with<R: Runtime, F: Filter>(client: &ComputeClient<R
     check_dtype(client, dtype)?;
     let dst = check_tensor("grad_in", &grad_in, dtype)?;
     let plan = plan(&F::DESC, dst.shape, options)?;
-    if grad_out.shape != plan.output {
-        // Report the shape mismatch before any other complaint about grad_out.
-        if grad_out.shape.len() == 4 {
-            return Err(InterpError::GradOutShape { input: plan.input, expected: plan.output, actual: grad_out.shape.to_vec() });
-        }
-    }
     let src = check_tensor("grad_out", &grad_out, dtype)?;
     if src.shape != plan.output {
         return Err(InterpError::GradOutShape { input: plan.input, expected: plan.output, actual: grad_out.shape.to_vec() });

@@ -23,8 +23,6 @@ pub enum InterpError {
     OutputShape { expected: [usize; 4], actual: Vec<usize> },
     #[error("grad_out has shape {actual:?}, but the forward output for input {input:?} with these options is {expected:?}")]
     GradOutShape { input: [usize; 4], expected: [usize; 4], actual: Vec<usize> },
-    #[error("grad_in has shape {actual:?}, expected the input shape {expected:?}")]
-    GradInShape { expected: [usize; 4], actual: Vec<usize> },
     #[error("mode `{mode}` does not accept align_corners = true")]
     AlignCornersUnsupported { mode: &'static str },
     #[error("scale factor for the {axis} axis must be finite and > 0, got {value}")]
@@ -35,6 +33,4 @@ pub enum InterpError {
     EmptyOutput { axis: &'static str, input: usize, scale: f64 },
     #[error("{what} = {value} exceeds the kernels' 32-bit index range (max {max})")]
     IndexOverflow { what: String, value: u64, max: u64 },
-    #[error("input and output dtypes must match the mode's kernels: {0}")]
-    Launch(String),
 }
