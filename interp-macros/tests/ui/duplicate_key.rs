@@ -1,0 +1,13 @@
+use interp_macros::filter;
+
+filter! {
+    pub struct Bad {
+        name: "bad",
+        support: 1.0,
+        support: 2.0,
+        border: clamp,
+        weight: |x| 1.0 - abs(x),
+    }
+}
+
+fn main() {}

@@ -1,0 +1,13 @@
+use interp_macros::filter;
+
+filter! {
+    pub struct Bad {
+        name: 3,
+        support: -1.0,
+        border: mirror,
+        mapping: diagonal,
+        weight: |x, y| x,
+    }
+}
+
+fn main() {}

@@ -1,0 +1,12 @@
+use interp_macros::filter;
+
+filter! {
+    pub struct Bad {
+        name: "bad",
+        support: 1.0,
+        border: wrap,
+        weight: |x| 1.0 - abs(x),
+    }
+}
+
+fn main() {}
