@@ -41,7 +41,17 @@ impl Precision {
 }
 
 pub fn expand(model: &FilterModel) -> TokenStream {
-    let FilterModel { attrs, vis, ident, name, support, antialias, align_corners, param, .. } = model;
+    let FilterModel {
+        attrs,
+        vis,
+        ident,
+        name,
+        support,
+        antialias,
+        align_corners,
+        param,
+        ..
+    } = model;
     let border = match model.border {
         BorderModel::Clamp => quote!(Clamp),
         BorderModel::Renormalize => quote!(Renormalize),

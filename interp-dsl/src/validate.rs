@@ -45,10 +45,10 @@ pub fn validate(declaration: &Declaration) -> syn::Result<FilterModel> {
                 let name = key.to_string();
                 if !KEYS.contains(&name.as_str()) {
                     errors.push(key, format!("unknown key `{name}`; expected one of: {}", KEYS.join(", ")));
-                } else if values.contains_key(&name) {
-                    errors.push(key, format!("duplicate key `{name}`"));
+                } else if let std::collections::hash_map::Entry::Vacant(slot) = values.entry(name.clone()) {
+                    slot.insert((key, value));
                 } else {
-                    values.insert(name, (key, value));
+                    errors.push(key, format!("duplicate key `{name}`"));
                 }
             }
             Entry::Const { name, value } => {
@@ -56,7 +56,9 @@ pub fn validate(declaration: &Declaration) -> syn::Result<FilterModel> {
                     errors.push(name, format!("duplicate constant `{name}`"));
                     continue;
                 }
-                let scope = Scope { names: constants.iter().map(|(n, _)| n.to_string()).collect() };
+                let scope = Scope {
+                    names: constants.iter().map(|(n, _)| n.to_string()).collect(),
+                };
                 if let Some((expr, ty)) = lower(value, &scope, &mut errors) {
                     if ty == Ty::Number {
                         constants.push((name.clone(), expr));
@@ -78,7 +80,12 @@ pub fn validate(declaration: &Declaration) -> syn::Result<FilterModel> {
     };
     let name = required("name").map(|e| (e, string_value(e)));
     let support = required("support").map(|e| (e, number_value(e)));
-    let border = required("border").map(|e| (e, choice(e, &[("clamp", BorderModel::Clamp), ("renormalize", BorderModel::Renormalize)])));
+    let border = required("border").map(|e| {
+        (
+            e,
+            choice(e, &[("clamp", BorderModel::Clamp), ("renormalize", BorderModel::Renormalize)]),
+        )
+    });
     let weight = required("weight");
     let optional = |key: &str| values.get(key).map(|(_, v)| *v);
     let antialias = optional("antialias").map(|e| (e, bool_value(e)));
@@ -108,19 +115,29 @@ pub fn validate(declaration: &Declaration) -> syn::Result<FilterModel> {
     let border = expect(&mut errors, border, "unknown border policy; expected `clamp` or `renormalize`");
     let antialias = expect(&mut errors, antialias.or(None), "`antialias` must be `true` or `false`");
     let align_corners = expect(&mut errors, align_corners, "`align_corners` must be `true` or `false`");
-    let mapping = expect(&mut errors, mapping, "unknown mapping; expected `center`, `nearest`, `nearest_exact` or `area`");
+    let mapping = expect(
+        &mut errors,
+        mapping,
+        "unknown mapping; expected `center`, `nearest`, `nearest_exact` or `area`",
+    );
     let antialias = antialias.unwrap_or(false);
     let align_corners = align_corners.unwrap_or(false);
     let mapping = mapping.unwrap_or(MappingModel::Center);
 
     if antialias && border == Some(BorderModel::Clamp) {
-        errors.push(values["antialias"].1, "`antialias: true` needs `border: renormalize` (a widened support cannot replicate edges)");
+        errors.push(
+            values["antialias"].1,
+            "`antialias: true` needs `border: renormalize` (a widened support cannot replicate edges)",
+        );
     }
     if antialias && mapping != MappingModel::Center {
         errors.push(values["antialias"].1, "`antialias: true` only applies to the `center` mapping");
     }
     if align_corners && mapping != MappingModel::Center {
-        errors.push(values["align_corners"].1, "`align_corners: true` only applies to the `center` mapping");
+        errors.push(
+            values["align_corners"].1,
+            "`align_corners: true` only applies to the `center` mapping",
+        );
     }
 
     let lowered_weight = weight.and_then(|w| lower_weight(w, &constants, &mut errors));
@@ -204,7 +221,13 @@ fn lower_weight(expr: &Expr, constants: &[(Ident, WeightExpr)], errors: &mut Err
         return None;
     };
     if closure.inputs.len() != 1 {
-        errors.push(&closure.inputs, format!("the weight closure takes exactly one parameter (the distance), found {}", closure.inputs.len()));
+        errors.push(
+            &closure.inputs,
+            format!(
+                "the weight closure takes exactly one parameter (the distance), found {}",
+                closure.inputs.len()
+            ),
+        );
         return None;
     }
     let Pat::Ident(param) = &closure.inputs[0] else {
@@ -212,7 +235,10 @@ fn lower_weight(expr: &Expr, constants: &[(Ident, WeightExpr)], errors: &mut Err
         return None;
     };
     if matches!(&*closure.body, Expr::Block(b) if b.block.stmts.is_empty()) {
-        errors.push(&closure.body, "the weight body is empty; it must compute the weight of distance `x`");
+        errors.push(
+            &closure.body,
+            "the weight body is empty; it must compute the weight of distance `x`",
+        );
         return None;
     }
     let mut names: Vec<String> = constants.iter().map(|(n, _)| n.to_string()).collect();
@@ -260,7 +286,10 @@ fn lower(expr: &Expr, scope: &Scope, errors: &mut Errors) -> Option<(WeightExpr,
         },
         Expr::Path(path) => {
             let Some(ident) = path.path.get_ident() else {
-                errors.push(path, "only plain names are allowed here (the distance, a `let` binding, a declared constant or `PI`)");
+                errors.push(
+                    path,
+                    "only plain names are allowed here (the distance, a `let` binding, a declared constant or `PI`)",
+                );
                 return None;
             };
             let name = ident.to_string();
@@ -269,7 +298,10 @@ fn lower(expr: &Expr, scope: &Scope, errors: &mut Errors) -> Option<(WeightExpr,
             } else if name == "PI" {
                 Some((WeightExpr::Pi, Ty::Number))
             } else {
-                errors.push(ident, format!("unknown identifier `{name}`; in scope: {}, PI", scope.names.join(", ")));
+                errors.push(
+                    ident,
+                    format!("unknown identifier `{name}`; in scope: {}, PI", scope.names.join(", ")),
+                );
                 None
             }
         }
@@ -314,11 +346,21 @@ fn lower(expr: &Expr, scope: &Scope, errors: &mut Errors) -> Option<(WeightExpr,
             let args: Vec<_> = call.args.iter().map(|a| (a, lower(a, scope, errors))).collect();
             let Some(function) = Function::lookup(&fname) else {
                 let known: Vec<_> = Function::ALL.iter().map(|(n, _)| *n).collect();
-                errors.push(&call.func, format!("unknown function `{}`; a weight may call: {}", fpath.to_token_stream(), known.join(", ")));
+                errors.push(
+                    &call.func,
+                    format!(
+                        "unknown function `{}`; a weight may call: {}",
+                        fpath.to_token_stream(),
+                        known.join(", ")
+                    ),
+                );
                 return None;
             };
             if args.len() != function.arity() {
-                errors.push(call, format!("`{}` takes {} argument(s), found {}", function.name(), function.arity(), args.len()));
+                errors.push(
+                    call,
+                    format!("`{}` takes {} argument(s), found {}", function.name(), function.arity(), args.len()),
+                );
                 return None;
             }
             let mut lowered = Vec::new();
@@ -330,7 +372,10 @@ fn lower(expr: &Expr, scope: &Scope, errors: &mut Errors) -> Option<(WeightExpr,
             Some((WeightExpr::Call(function, lowered), Ty::Number))
         }
         Expr::MethodCall(m) => {
-            errors.push(&m.method, format!("method calls are not supported; write `{}(..)` as a function call", m.method));
+            errors.push(
+                &m.method,
+                format!("method calls are not supported; write `{}(..)` as a function call", m.method),
+            );
             None
         }
         Expr::If(i) => {
@@ -349,11 +394,21 @@ fn lower(expr: &Expr, scope: &Scope, errors: &mut Errors) -> Option<(WeightExpr,
                 errors.push(i, format!("`if` branches differ: {} and {}", tt.describe(), ot.describe()));
                 return None;
             }
-            Some((WeightExpr::If { cond: Box::new(cond), then: Box::new(then), otherwise: Box::new(otherwise) }, tt))
+            Some((
+                WeightExpr::If {
+                    cond: Box::new(cond),
+                    then: Box::new(then),
+                    otherwise: Box::new(otherwise),
+                },
+                tt,
+            ))
         }
         Expr::Block(b) => lower_block(&b.block, scope, errors),
         other => {
-            errors.push(other, "unsupported syntax in a weight; allowed: numbers, names, + - * / comparisons, && || !, calls, if/else, blocks with `let`");
+            errors.push(
+                other,
+                "unsupported syntax in a weight; allowed: numbers, names, + - * / comparisons, && || !, calls, if/else, blocks with `let`",
+            );
             None
         }
     }
@@ -399,7 +454,10 @@ fn lower_block(block: &syn::Block, scope: &Scope, errors: &mut Errors) -> Option
             }
             Stmt::Expr(expr, None) if last => value = lower(expr, &scope, errors),
             other => {
-                errors.push(other, "unsupported statement in a weight; only `let name = value;` and a final value");
+                errors.push(
+                    other,
+                    "unsupported statement in a weight; only `let name = value;` and a final value",
+                );
                 ok = false;
             }
         }
@@ -411,7 +469,13 @@ fn lower_block(block: &syn::Block, scope: &Scope, errors: &mut Errors) -> Option
     if bindings.is_empty() {
         return Some((value, ty));
     }
-    Some((WeightExpr::Block { bindings, value: Box::new(value) }, ty))
+    Some((
+        WeightExpr::Block {
+            bindings,
+            value: Box::new(value),
+        },
+        ty,
+    ))
 }
 
 fn check_type(errors: &mut Errors, at: &Expr, found: Ty, want: Ty) -> Option<()> {

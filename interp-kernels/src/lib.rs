@@ -10,8 +10,8 @@ extern crate self as interp_kernels;
 pub mod filter;
 pub mod gather;
 pub mod geometry;
-pub mod taps;
 pub mod tables;
+pub mod taps;
 
 pub use cubecl;
 pub use filter::{Filter, FilterDesc, FilterWeight};

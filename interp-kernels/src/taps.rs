@@ -39,6 +39,8 @@ pub struct TapSpan {
 }
 
 /// Taps of output `o` under `rule`.
+// `div_ceil` has no `#[cube]` expansion, hence the manual form.
+#[allow(clippy::manual_div_ceil)]
 #[cube]
 pub fn tap_span(o: u32, geom: &AxisGeometry, #[comptime] rule: TapRule) -> TapSpan {
     let in_len = geom.in_len as i32;

@@ -15,7 +15,12 @@ pub fn output_shape(input_shape: [usize; 4], options: &InterpolateOptions) -> Re
 }
 
 /// Resamples `input` into `output` with a built-in mode.
-pub fn interpolate<R: Runtime>(client: &ComputeClient<R>, input: TensorRef, output: TensorRef, options: &InterpolateOptions) -> Result<Plan, InterpError> {
+pub fn interpolate<R: Runtime>(
+    client: &ComputeClient<R>,
+    input: TensorRef,
+    output: TensorRef,
+    options: &InterpolateOptions,
+) -> Result<Plan, InterpError> {
     struct Forward<'a, R: Runtime> {
         client: &'a ComputeClient<R>,
         input: TensorRef<'a>,
@@ -28,12 +33,22 @@ pub fn interpolate<R: Runtime>(client: &ComputeClient<R>, input: TensorRef, outp
             interpolate_with::<R, F>(self.client, self.input, self.output, &self.options)
         }
     }
-    options.mode.visit(Forward { client, input, output, options: options.resize_options() })
+    options.mode.visit(Forward {
+        client,
+        input,
+        output,
+        options: options.resize_options(),
+    })
 }
 
 /// Gradient of [`interpolate`]: reads `grad_out`, writes every element of `grad_in`
 /// (deterministically, no atomics).
-pub fn interpolate_backward<R: Runtime>(client: &ComputeClient<R>, grad_out: TensorRef, grad_in: TensorRef, options: &InterpolateOptions) -> Result<Plan, InterpError> {
+pub fn interpolate_backward<R: Runtime>(
+    client: &ComputeClient<R>,
+    grad_out: TensorRef,
+    grad_in: TensorRef,
+    options: &InterpolateOptions,
+) -> Result<Plan, InterpError> {
     struct Backward<'a, R: Runtime> {
         client: &'a ComputeClient<R>,
         grad_out: TensorRef<'a>,
@@ -46,41 +61,75 @@ pub fn interpolate_backward<R: Runtime>(client: &ComputeClient<R>, grad_out: Ten
             interpolate_backward_with::<R, F>(self.client, self.grad_out, self.grad_in, &self.options)
         }
     }
-    options.mode.visit(Backward { client, grad_out, grad_in, options: options.resize_options() })
+    options.mode.visit(Backward {
+        client,
+        grad_out,
+        grad_in,
+        options: options.resize_options(),
+    })
 }
 
 /// [`interpolate`] for any declared filter, built-in or your own.
-pub fn interpolate_with<R: Runtime, F: Filter>(client: &ComputeClient<R>, input: TensorRef, output: TensorRef, options: &ResizeOptions) -> Result<Plan, InterpError> {
+pub fn interpolate_with<R: Runtime, F: Filter>(
+    client: &ComputeClient<R>,
+    input: TensorRef,
+    output: TensorRef,
+    options: &ResizeOptions,
+) -> Result<Plan, InterpError> {
     let dtype = input.dtype;
     check_dtype(client, dtype)?;
     let src = check_tensor("input", &input, dtype)?;
     let plan = plan(&F::DESC, src.shape, options)?;
     let dst = check_tensor("output", &output, dtype)?;
     if dst.shape != plan.output {
-        return Err(InterpError::OutputShape { expected: plan.output, actual: output.shape.to_vec() });
+        return Err(InterpError::OutputShape {
+            expected: plan.output,
+            actual: output.shape.to_vec(),
+        });
     }
     check_no_self_overlap("output", &dst)?;
     let rows = build_table::<R, F>(client, &plan.rows, Direction::Forward);
     let cols = build_table::<R, F>(client, &plan.cols, Direction::Forward);
-    let io = GatherIo { src: input.handle, src_view: src, dst: output.handle, dst_view: dst, dtype };
+    let io = GatherIo {
+        src: input.handle,
+        src_view: src,
+        dst: output.handle,
+        dst_view: dst,
+        dtype,
+    };
     gather(client, &io, &rows, &cols);
     Ok(plan)
 }
 
 /// [`interpolate_backward`] for any declared filter.
-pub fn interpolate_backward_with<R: Runtime, F: Filter>(client: &ComputeClient<R>, grad_out: TensorRef, grad_in: TensorRef, options: &ResizeOptions) -> Result<Plan, InterpError> {
+pub fn interpolate_backward_with<R: Runtime, F: Filter>(
+    client: &ComputeClient<R>,
+    grad_out: TensorRef,
+    grad_in: TensorRef,
+    options: &ResizeOptions,
+) -> Result<Plan, InterpError> {
     let dtype = grad_out.dtype;
     check_dtype(client, dtype)?;
     let dst = check_tensor("grad_in", &grad_in, dtype)?;
     let plan = plan(&F::DESC, dst.shape, options)?;
     let src = check_tensor("grad_out", &grad_out, dtype)?;
     if src.shape != plan.output {
-        return Err(InterpError::GradOutShape { input: plan.input, expected: plan.output, actual: grad_out.shape.to_vec() });
+        return Err(InterpError::GradOutShape {
+            input: plan.input,
+            expected: plan.output,
+            actual: grad_out.shape.to_vec(),
+        });
     }
     check_no_self_overlap("grad_in", &dst)?;
     let rows = build_table::<R, F>(client, &plan.rows, Direction::Adjoint);
     let cols = build_table::<R, F>(client, &plan.cols, Direction::Adjoint);
-    let io = GatherIo { src: grad_out.handle, src_view: src, dst: grad_in.handle, dst_view: dst, dtype };
+    let io = GatherIo {
+        src: grad_out.handle,
+        src_view: src,
+        dst: grad_in.handle,
+        dst_view: dst,
+        dtype,
+    };
     gather(client, &io, &rows, &cols);
     Ok(plan)
 }
@@ -89,6 +138,9 @@ fn check_dtype<R: Runtime>(client: &ComputeClient<R>, dtype: crate::dtype::DType
     if dtype.is_supported(client) {
         Ok(())
     } else {
-        Err(InterpError::UnsupportedDtype { dtype, runtime: R::name(client).to_string() })
+        Err(InterpError::UnsupportedDtype {
+            dtype,
+            runtime: R::name(client).to_string(),
+        })
     }
 }

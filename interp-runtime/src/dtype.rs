@@ -1,7 +1,7 @@
 //! Element types interp launches on.
 
-use cubecl::prelude::*;
 use cubecl::ir::{ElemType, FloatKind, StorageType};
+use cubecl::prelude::*;
 
 /// Element type of a tensor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -6,23 +6,45 @@ use crate::dtype::DType;
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum InterpError {
     #[error("{tensor} must be a 4-D (N, C, H, W) tensor, got rank {rank} (shape {shape:?})")]
-    WrongRank { tensor: &'static str, rank: usize, shape: Vec<usize> },
+    WrongRank {
+        tensor: &'static str,
+        rank: usize,
+        shape: Vec<usize>,
+    },
     #[error("{tensor} has {strides} strides for a rank-{rank} shape")]
     StridesRank { tensor: &'static str, strides: usize, rank: usize },
     #[error("{tensor} has a zero-sized dimension: shape {shape:?}")]
     ZeroSized { tensor: &'static str, shape: Vec<usize> },
     #[error("{tensor} has dtype {actual}, expected {expected}")]
-    DtypeMismatch { tensor: &'static str, expected: DType, actual: DType },
+    DtypeMismatch {
+        tensor: &'static str,
+        expected: DType,
+        actual: DType,
+    },
     #[error("dtype {dtype} is not supported by this device ({runtime})")]
     UnsupportedDtype { dtype: DType, runtime: String },
     #[error("{tensor}: shape {shape:?} with strides {strides:?} reaches element {needed}, but its buffer holds {available} elements")]
-    BufferTooSmall { tensor: &'static str, shape: Vec<usize>, strides: Vec<usize>, needed: u64, available: u64 },
+    BufferTooSmall {
+        tensor: &'static str,
+        shape: Vec<usize>,
+        strides: Vec<usize>,
+        needed: u64,
+        available: u64,
+    },
     #[error("{tensor}: strides {strides:?} make elements of shape {shape:?} overlap; an output must not alias itself")]
-    OverlappingOutput { tensor: &'static str, shape: Vec<usize>, strides: Vec<usize> },
+    OverlappingOutput {
+        tensor: &'static str,
+        shape: Vec<usize>,
+        strides: Vec<usize>,
+    },
     #[error("output has shape {actual:?}, but the options give {expected:?}")]
     OutputShape { expected: [usize; 4], actual: Vec<usize> },
     #[error("grad_out has shape {actual:?}, but the forward output for input {input:?} with these options is {expected:?}")]
-    GradOutShape { input: [usize; 4], expected: [usize; 4], actual: Vec<usize> },
+    GradOutShape {
+        input: [usize; 4],
+        expected: [usize; 4],
+        actual: Vec<usize>,
+    },
     #[error("mode `{mode}` does not accept align_corners = true")]
     AlignCornersUnsupported { mode: &'static str },
     #[error("scale factor for the {axis} axis must be finite and > 0, got {value}")]

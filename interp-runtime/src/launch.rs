@@ -85,7 +85,9 @@ pub(crate) fn build_table<R: Runtime, F: Filter>(client: &ComputeClient<R>, axis
             ArrayArg::from_raw_parts(table.count.clone(), rows),
         );
         match direction {
-            Direction::Forward => build_forward_table::launch_unchecked::<F, R>(client, count, dim, geometry_arg(axis), index, weight, counts, rule),
+            Direction::Forward => {
+                build_forward_table::launch_unchecked::<F, R>(client, count, dim, geometry_arg(axis), index, weight, counts, rule)
+            }
             Direction::Adjoint => build_adjoint_table::launch_unchecked::<F, R>(
                 client,
                 count,
@@ -118,9 +120,8 @@ fn vector_width<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo) -> usize {
     client
         .io_optimized_vector_sizes(io.dtype.size())
         .find(|&v| {
-            v == 1
-                || (channels % v == 0
-                    && views.iter().all(|t| t.strides[1] == 1 && [0, 2, 3].iter().all(|&d| t.strides[d] % v == 0 || t.shape[d] == 1)))
+            let aligned = |t: &&Checked4| t.strides[1] == 1 && [0, 2, 3].iter().all(|&d| t.strides[d].is_multiple_of(v) || t.shape[d] == 1);
+            v == 1 || (channels.is_multiple_of(v) && views.iter().all(aligned))
         })
         .unwrap_or(1)
 }
@@ -157,7 +158,18 @@ pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows:
         let dst = ArrayArg::from_raw_parts(io.dst.clone(), dst_len);
         macro_rules! launch {
             ($f:ty, $a:ty) => {
-                separable_gather::launch_unchecked::<$f, $a, R>(client, count, dim, vector, src, dst, rows.arg(), cols.arg(), layout, channels_last)
+                separable_gather::launch_unchecked::<$f, $a, R>(
+                    client,
+                    count,
+                    dim,
+                    vector,
+                    src,
+                    dst,
+                    rows.arg(),
+                    cols.arg(),
+                    layout,
+                    channels_last,
+                )
             };
         }
         match io.dtype {

@@ -30,7 +30,11 @@ pub struct InterpolateOptions {
 
 impl InterpolateOptions {
     pub fn new(mode: Mode, resize: Resize) -> Self {
-        Self { mode, resize, align_corners: false }
+        Self {
+            mode,
+            resize,
+            align_corners: false,
+        }
     }
 
     pub fn align_corners(mut self, align_corners: bool) -> Self {
@@ -39,7 +43,10 @@ impl InterpolateOptions {
     }
 
     pub fn resize_options(&self) -> ResizeOptions {
-        ResizeOptions { resize: self.resize, align_corners: self.align_corners }
+        ResizeOptions {
+            resize: self.resize,
+            align_corners: self.align_corners,
+        }
     }
 }
 

@@ -29,7 +29,12 @@ pub struct AxisPlan {
 
 /// Output length and the scale the kernels use, following PyTorch's `compute_output_size`
 /// and `area_pixel_compute_scale`.
-fn output_length(axis: &'static str, in_len: usize, size: Option<usize>, factor: Option<(f64, bool)>) -> Result<(usize, Option<f64>), InterpError> {
+fn output_length(
+    axis: &'static str,
+    in_len: usize,
+    size: Option<usize>,
+    factor: Option<(f64, bool)>,
+) -> Result<(usize, Option<f64>), InterpError> {
     match (size, factor) {
         (Some(out), _) => {
             if out == 0 {
@@ -43,10 +48,18 @@ fn output_length(axis: &'static str, in_len: usize, size: Option<usize>, factor:
             }
             let out = (in_len as f64 * factor).floor();
             if out < 1.0 {
-                return Err(InterpError::EmptyOutput { axis, input: in_len, scale: factor });
+                return Err(InterpError::EmptyOutput {
+                    axis,
+                    input: in_len,
+                    scale: factor,
+                });
             }
             if out > u32::MAX as f64 {
-                return Err(InterpError::IndexOverflow { what: format!("{axis} output length"), value: out as u64, max: u32::MAX as u64 });
+                return Err(InterpError::IndexOverflow {
+                    what: format!("{axis} output length"),
+                    value: out as u64,
+                    max: u32::MAX as u64,
+                });
             }
             Ok((out as usize, (!recompute).then_some(factor)))
         }
@@ -55,10 +68,21 @@ fn output_length(axis: &'static str, in_len: usize, size: Option<usize>, factor:
 }
 
 /// Plans one axis of a resize with filter `desc`.
-pub fn plan_axis(axis: &'static str, desc: &FilterDesc, in_len: usize, out_len: usize, factor: Option<f64>, align_corners: bool) -> AxisPlan {
+pub fn plan_axis(
+    axis: &'static str,
+    desc: &FilterDesc,
+    in_len: usize,
+    out_len: usize,
+    factor: Option<f64>,
+    align_corners: bool,
+) -> AxisPlan {
     let rule = desc.rule();
     let scale: f32 = if align_corners {
-        if out_len > 1 { (in_len as f32 - 1.0) / (out_len as f32 - 1.0) } else { 0.0 }
+        if out_len > 1 {
+            (in_len as f32 - 1.0) / (out_len as f32 - 1.0)
+        } else {
+            0.0
+        }
     } else {
         match factor {
             Some(f) if desc.mapping != Mapping::Area => (1.0 / f) as f32,
@@ -122,7 +146,10 @@ pub fn plan(desc: &FilterDesc, input: [usize; 4], options: &ResizeOptions) -> Re
     }
     let [n, c, h, w] = input;
     let ((out_h, fh), (out_w, fw)) = match options.resize {
-        Resize::Size { height, width } => (output_length("height", h, Some(height), None)?, output_length("width", w, Some(width), None)?),
+        Resize::Size { height, width } => (
+            output_length("height", h, Some(height), None)?,
+            output_length("width", w, Some(width), None)?,
+        ),
         Resize::Scale { height, width, recompute } => {
             // Area always recomputes (PyTorch forces it: adaptive pooling needs integer sizes).
             let recompute = recompute || desc.mapping == Mapping::Area;
@@ -136,7 +163,12 @@ pub fn plan(desc: &FilterDesc, input: [usize; 4], options: &ResizeOptions) -> Re
     let cols = plan_axis("width", desc, w, out_w, fw, options.align_corners);
     check_index_range(&rows)?;
     check_index_range(&cols)?;
-    Ok(Plan { input, output: [n, c, out_h, out_w], rows, cols })
+    Ok(Plan {
+        input,
+        output: [n, c, out_h, out_w],
+        rows,
+        cols,
+    })
 }
 
 /// Table sizes and the area window arithmetic must stay inside u32.
@@ -149,7 +181,11 @@ fn check_index_range(axis: &AxisPlan) -> Result<(), InterpError> {
     ];
     for (what, value) in checks {
         if value > max {
-            return Err(InterpError::IndexOverflow { what: what.to_string(), value, max });
+            return Err(InterpError::IndexOverflow {
+                what: what.to_string(),
+                value,
+                max,
+            });
         }
     }
     Ok(())
@@ -167,7 +203,14 @@ mod tests {
         let p = plan_axis("w", &bilinear, 5, 13, None, false);
         assert_eq!(p.scale, 5.0f32 / 13.0);
         // Given factor, not recomputed: 1/factor, out = floor(in * factor).
-        let opts = ResizeOptions { resize: Resize::Scale { height: 2.5, width: 0.3, recompute: false }, align_corners: false };
+        let opts = ResizeOptions {
+            resize: Resize::Scale {
+                height: 2.5,
+                width: 0.3,
+                recompute: false,
+            },
+            align_corners: false,
+        };
         let plan = plan(&bilinear, [1, 1, 10, 10], &opts).unwrap();
         assert_eq!(plan.output, [1, 1, 25, 3]);
         assert_eq!(plan.rows.scale, (1.0 / 2.5f64) as f32);

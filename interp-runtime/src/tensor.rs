@@ -17,7 +17,12 @@ pub struct TensorRef<'a> {
 
 impl<'a> TensorRef<'a> {
     pub fn new(handle: &'a Handle, shape: &'a [usize], strides: &'a [usize], dtype: DType) -> Self {
-        Self { handle, shape, strides, dtype }
+        Self {
+            handle,
+            shape,
+            strides,
+            dtype,
+        }
     }
 }
 
@@ -31,16 +36,31 @@ pub(crate) struct Checked4 {
 /// Checks rank, emptiness, dtype and that every element lies inside the buffer.
 pub(crate) fn check_tensor(name: &'static str, t: &TensorRef, dtype: DType) -> Result<Checked4, InterpError> {
     if t.shape.len() != 4 {
-        return Err(InterpError::WrongRank { tensor: name, rank: t.shape.len(), shape: t.shape.to_vec() });
+        return Err(InterpError::WrongRank {
+            tensor: name,
+            rank: t.shape.len(),
+            shape: t.shape.to_vec(),
+        });
     }
     if t.strides.len() != 4 {
-        return Err(InterpError::StridesRank { tensor: name, strides: t.strides.len(), rank: 4 });
+        return Err(InterpError::StridesRank {
+            tensor: name,
+            strides: t.strides.len(),
+            rank: 4,
+        });
     }
     if t.shape.contains(&0) {
-        return Err(InterpError::ZeroSized { tensor: name, shape: t.shape.to_vec() });
+        return Err(InterpError::ZeroSized {
+            tensor: name,
+            shape: t.shape.to_vec(),
+        });
     }
     if t.dtype != dtype {
-        return Err(InterpError::DtypeMismatch { tensor: name, expected: dtype, actual: t.dtype });
+        return Err(InterpError::DtypeMismatch {
+            tensor: name,
+            expected: dtype,
+            actual: t.dtype,
+        });
     }
     let needed = t
         .shape
@@ -60,7 +80,11 @@ pub(crate) fn check_tensor(name: &'static str, t: &TensorRef, dtype: DType) -> R
     }
     let max = u32::MAX as u64;
     if needed > max {
-        return Err(InterpError::IndexOverflow { what: format!("{name} extent in elements"), value: needed, max });
+        return Err(InterpError::IndexOverflow {
+            what: format!("{name} extent in elements"),
+            value: needed,
+            max,
+        });
     }
     Ok(Checked4 {
         shape: [t.shape[0], t.shape[1], t.shape[2], t.shape[3]],
@@ -75,7 +99,11 @@ pub(crate) fn check_no_self_overlap(name: &'static str, t: &Checked4) -> Result<
     let mut span = 1usize;
     for (n, s) in dims {
         if s < span {
-            return Err(InterpError::OverlappingOutput { tensor: name, shape: t.shape.to_vec(), strides: t.strides.to_vec() });
+            return Err(InterpError::OverlappingOutput {
+                tensor: name,
+                shape: t.shape.to_vec(),
+                strides: t.strides.to_vec(),
+            });
         }
         span = s.saturating_mul(n);
     }

@@ -11,7 +11,14 @@ fn size(h: usize, w: usize) -> InterpolateOptions {
 }
 
 fn scale(h: f64, w: f64) -> InterpolateOptions {
-    InterpolateOptions::new(Mode::Bilinear, Resize::Scale { height: h, width: w, recompute: false })
+    InterpolateOptions::new(
+        Mode::Bilinear,
+        Resize::Scale {
+            height: h,
+            width: w,
+            recompute: false,
+        },
+    )
 }
 
 struct Fixture {
@@ -51,29 +58,65 @@ fn wrong_rank() {
     let f = fixture();
     let shape = [2, 3, 20];
     let e = f.forward(TensorRef::new(&f.input.handle, &shape, &[60, 20, 1], DType::F32), &size(8, 10));
-    assert_eq!(e, InterpError::WrongRank { tensor: "input", rank: 3, shape: vec![2, 3, 20] });
+    assert_eq!(
+        e,
+        InterpError::WrongRank {
+            tensor: "input",
+            rank: 3,
+            shape: vec![2, 3, 20]
+        }
+    );
     assert!(e.to_string().contains("rank 3"), "{e}");
 }
 
 #[test]
 fn strides_of_another_rank() {
     let f = fixture();
-    let e = f.forward(TensorRef::new(&f.input.handle, &f.input.shape, &[60, 20, 1], DType::F32), &size(8, 10));
-    assert_eq!(e, InterpError::StridesRank { tensor: "input", strides: 3, rank: 4 });
+    let e = f.forward(
+        TensorRef::new(&f.input.handle, &f.input.shape, &[60, 20, 1], DType::F32),
+        &size(8, 10),
+    );
+    assert_eq!(
+        e,
+        InterpError::StridesRank {
+            tensor: "input",
+            strides: 3,
+            rank: 4
+        }
+    );
 }
 
 #[test]
 fn zero_sized_dimension() {
     let f = fixture();
-    let e = f.forward(TensorRef::new(&f.input.handle, &[2, 0, 4, 5], &f.input.strides, DType::F32), &size(8, 10));
-    assert_eq!(e, InterpError::ZeroSized { tensor: "input", shape: vec![2, 0, 4, 5] });
+    let e = f.forward(
+        TensorRef::new(&f.input.handle, &[2, 0, 4, 5], &f.input.strides, DType::F32),
+        &size(8, 10),
+    );
+    assert_eq!(
+        e,
+        InterpError::ZeroSized {
+            tensor: "input",
+            shape: vec![2, 0, 4, 5]
+        }
+    );
 }
 
 #[test]
 fn dtype_mismatch_between_input_and_output() {
     let f = fixture();
-    let e = f.forward_into(TensorRef::new(&f.output.handle, &f.output.shape, &f.output.strides, DType::F16), &size(8, 10));
-    assert_eq!(e, InterpError::DtypeMismatch { tensor: "output", expected: DType::F32, actual: DType::F16 });
+    let e = f.forward_into(
+        TensorRef::new(&f.output.handle, &f.output.shape, &f.output.strides, DType::F16),
+        &size(8, 10),
+    );
+    assert_eq!(
+        e,
+        InterpError::DtypeMismatch {
+            tensor: "output",
+            expected: DType::F32,
+            actual: DType::F16
+        }
+    );
 }
 
 #[test]
@@ -83,21 +126,41 @@ fn dtype_the_device_lacks() {
         eprintln!("note: this device supports every dtype; UnsupportedDtype cannot be triggered here");
         return;
     };
-    let e = f.forward(TensorRef::new(&f.input.handle, &f.input.shape, &f.input.strides, dtype), &size(8, 10));
+    let e = f.forward(
+        TensorRef::new(&f.input.handle, &f.input.shape, &f.input.strides, dtype),
+        &size(8, 10),
+    );
     assert!(matches!(&e, InterpError::UnsupportedDtype { dtype: d, .. } if *d == dtype), "{e:?}");
 }
 
 #[test]
 fn buffer_too_small_for_the_strides() {
     let f = fixture();
-    let e = f.forward(TensorRef::new(&f.input.handle, &f.input.shape, &[60, 20, 5, 2], DType::F32), &size(8, 10));
-    assert!(matches!(e, InterpError::BufferTooSmall { tensor: "input", needed: 124, available: 120, .. }), "{e:?}");
+    let e = f.forward(
+        TensorRef::new(&f.input.handle, &f.input.shape, &[60, 20, 5, 2], DType::F32),
+        &size(8, 10),
+    );
+    assert!(
+        matches!(
+            e,
+            InterpError::BufferTooSmall {
+                tensor: "input",
+                needed: 124,
+                available: 120,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
 }
 
 #[test]
 fn output_that_overlaps_itself() {
     let f = fixture();
-    let e = f.forward_into(TensorRef::new(&f.output.handle, &f.output.shape, &[80, 80, 10, 1], DType::F32), &size(8, 10));
+    let e = f.forward_into(
+        TensorRef::new(&f.output.handle, &f.output.shape, &[80, 80, 10, 1], DType::F32),
+        &size(8, 10),
+    );
     assert!(matches!(e, InterpError::OverlappingOutput { tensor: "output", .. }), "{e:?}");
 }
 
@@ -105,7 +168,13 @@ fn output_that_overlaps_itself() {
 fn output_of_the_wrong_shape() {
     let f = fixture();
     let e = f.forward_into(f.output.view(), &size(8, 9));
-    assert_eq!(e, InterpError::OutputShape { expected: [2, 3, 8, 9], actual: vec![2, 3, 8, 10] });
+    assert_eq!(
+        e,
+        InterpError::OutputShape {
+            expected: [2, 3, 8, 9],
+            actual: vec![2, 3, 8, 10]
+        }
+    );
 }
 
 #[test]
@@ -114,7 +183,14 @@ fn grad_out_of_the_wrong_shape() {
     // Backward of a 4x5 -> 8x9 resize given an 8x10 grad_out; grad_in is f.input's shape.
     let grad_in = poisoned(&f.client, [2, 3, 4, 5], Layout::Nhwc, DType::F32);
     let e = interpolate_backward(&f.client, f.output.view(), grad_in.view(), &size(8, 9)).expect_err("refused");
-    assert_eq!(e, InterpError::GradOutShape { input: [2, 3, 4, 5], expected: [2, 3, 8, 9], actual: vec![2, 3, 8, 10] });
+    assert_eq!(
+        e,
+        InterpError::GradOutShape {
+            input: [2, 3, 4, 5],
+            expected: [2, 3, 8, 9],
+            actual: vec![2, 3, 8, 10]
+        }
+    );
     assert!(download(&f.client, &grad_in).0.iter().all(|v| v.is_nan()));
 }
 
@@ -131,29 +207,48 @@ fn scale_factors_that_are_not_positive_and_finite() {
     let f = fixture();
     for bad in [0.0, -2.0, f64::NAN, f64::INFINITY] {
         let e = f.forward(f.input.view(), &scale(2.0, bad));
-        assert!(matches!(e, InterpError::InvalidScale { axis: "width", value } if value.is_nan() == bad.is_nan()), "{e:?}");
+        assert!(
+            matches!(e, InterpError::InvalidScale { axis: "width", value } if value.is_nan() == bad.is_nan()),
+            "{e:?}"
+        );
     }
 }
 
 #[test]
 fn zero_output_size() {
     let f = fixture();
-    assert_eq!(f.forward(f.input.view(), &size(0, 10)), InterpError::InvalidSize { axis: "height", value: 0 });
+    assert_eq!(
+        f.forward(f.input.view(), &size(0, 10)),
+        InterpError::InvalidSize { axis: "height", value: 0 }
+    );
 }
 
 #[test]
 fn scale_that_empties_the_output() {
     let f = fixture();
-    assert_eq!(f.forward(f.input.view(), &scale(0.2, 2.0)), InterpError::EmptyOutput { axis: "height", input: 4, scale: 0.2 });
+    assert_eq!(
+        f.forward(f.input.view(), &scale(0.2, 2.0)),
+        InterpError::EmptyOutput {
+            axis: "height",
+            input: 4,
+            scale: 0.2
+        }
+    );
 }
 
 #[test]
 fn sizes_beyond_the_index_range() {
     let f = fixture();
     let e = f.forward(f.input.view(), &scale(2.0, 1e10));
-    assert!(matches!(&e, InterpError::IndexOverflow { what, .. } if what.contains("width")), "{e:?}");
+    assert!(
+        matches!(&e, InterpError::IndexOverflow { what, .. } if what.contains("width")),
+        "{e:?}"
+    );
     // in * (out + 1) beyond u32 for the area windows and tables.
     let wide = upload(&f.client, &random(70_000, 3), [1, 1, 1, 70_000], Layout::Nchw, DType::F32);
-    let e = output_shape(wide.shape, &InterpolateOptions::new(Mode::Area, Resize::Size { height: 1, width: 70_000 }));
+    let e = output_shape(
+        wide.shape,
+        &InterpolateOptions::new(Mode::Area, Resize::Size { height: 1, width: 70_000 }),
+    );
     assert!(matches!(e, Err(InterpError::IndexOverflow { .. })), "{e:?}");
 }

@@ -11,7 +11,11 @@ pub struct Geometry {
 }
 
 const fn size(label: &'static str, input: [usize; 4], height: usize, width: usize) -> Geometry {
-    Geometry { label, input, resize: Resize::Size { height, width } }
+    Geometry {
+        label,
+        input,
+        resize: Resize::Size { height, width },
+    }
 }
 
 /// Up 2x, down 2x and 3x, non-integer ratios both ways, size-1 axes, a user scale factor.
@@ -24,7 +28,15 @@ pub const GEOMETRIES: [Geometry; 8] = [
     size("13->5 x 5->13", [1, 2, 13, 5], 5, 13),
     size("1->4 x 7->1", [1, 2, 1, 7], 4, 1),
     size("4->1 x 1->3", [1, 2, 4, 1], 1, 3),
-    Geometry { label: "scale 1.7 x 0.6", input: [1, 2, 7, 6], resize: Resize::Scale { height: 1.7, width: 0.6, recompute: false } },
+    Geometry {
+        label: "scale 1.7 x 0.6",
+        input: [1, 2, 7, 6],
+        resize: Resize::Scale {
+            height: 1.7,
+            width: 0.6,
+            recompute: false,
+        },
+    },
 ];
 
 #[derive(Clone, Copy, Debug)]
@@ -52,7 +64,12 @@ impl Case {
     }
 
     pub fn name(&self) -> String {
-        format!("{}{} {}", self.mode, if self.align_corners { " align_corners" } else { "" }, self.geometry.label)
+        format!(
+            "{}{} {}",
+            self.mode,
+            if self.align_corners { " align_corners" } else { "" },
+            self.geometry.label
+        )
     }
 }
 
@@ -63,7 +80,11 @@ pub fn all_cases() -> Vec<Case> {
         let aligns: &[bool] = if mode.desc().align_corners { &[false, true] } else { &[false] };
         for &align_corners in aligns {
             for geometry in GEOMETRIES {
-                cases.push(Case { mode, align_corners, geometry });
+                cases.push(Case {
+                    mode,
+                    align_corners,
+                    geometry,
+                });
             }
         }
     }

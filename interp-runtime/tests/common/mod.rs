@@ -115,9 +115,18 @@ pub fn encode(dtype: DType, values: &[f64]) -> Vec<u8> {
 
 pub fn decode(dtype: DType, bytes: &[u8]) -> Vec<f64> {
     match dtype {
-        DType::F32 => bytes.chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().unwrap()) as f64).collect(),
-        DType::F16 => bytes.chunks_exact(2).map(|b| half::f16::from_le_bytes(b.try_into().unwrap()).to_f64()).collect(),
-        DType::BF16 => bytes.chunks_exact(2).map(|b| half::bf16::from_le_bytes(b.try_into().unwrap()).to_f64()).collect(),
+        DType::F32 => bytes
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes(b.try_into().unwrap()) as f64)
+            .collect(),
+        DType::F16 => bytes
+            .chunks_exact(2)
+            .map(|b| half::f16::from_le_bytes(b.try_into().unwrap()).to_f64())
+            .collect(),
+        DType::BF16 => bytes
+            .chunks_exact(2)
+            .map(|b| half::bf16::from_le_bytes(b.try_into().unwrap()).to_f64())
+            .collect(),
         DType::F64 => bytes.chunks_exact(8).map(|b| f64::from_le_bytes(b.try_into().unwrap())).collect(),
     }
 }
@@ -130,7 +139,13 @@ pub fn quantize(dtype: DType, values: &[f64]) -> Vec<f64> {
 /// Uploads logical NCHW `values` into `layout`; the gaps of the buffer hold poison.
 pub fn upload(client: &Client, values: &[f64], shape: [usize; 4], layout: Layout, dtype: DType) -> DeviceTensor {
     let (strides, len) = layout.strides(shape);
-    let mut t = DeviceTensor { handle: client.empty(0), shape, strides, dtype, len };
+    let mut t = DeviceTensor {
+        handle: client.empty(0),
+        shape,
+        strides,
+        dtype,
+        len,
+    };
     let mut buffer = vec![POISON; len];
     for (offset, v) in t.offsets().into_iter().zip(values) {
         buffer[offset] = *v;
@@ -143,7 +158,13 @@ pub fn upload(client: &Client, values: &[f64], shape: [usize; 4], layout: Layout
 pub fn poisoned(client: &Client, shape: [usize; 4], layout: Layout, dtype: DType) -> DeviceTensor {
     let (strides, len) = layout.strides(shape);
     let handle = client.create_from_slice(&encode(dtype, &vec![POISON; len]));
-    DeviceTensor { handle, shape, strides, dtype, len }
+    DeviceTensor {
+        handle,
+        shape,
+        strides,
+        dtype,
+        len,
+    }
 }
 
 /// The view's values in logical NCHW order, and whether every element outside the view
@@ -187,6 +208,10 @@ pub fn relative_error(actual: &[f64], expected: &[f64]) -> f64 {
     let scale = expected.iter().fold(1.0f64, |m, v| m.max(v.abs()));
     actual.iter().zip(expected).fold(0.0f64, |m, (a, e)| {
         let d = (a - e).abs();
-        if d.is_nan() { f64::INFINITY } else { m.max(d / scale) }
+        if d.is_nan() {
+            f64::INFINITY
+        } else {
+            m.max(d / scale)
+        }
     })
 }

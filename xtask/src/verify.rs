@@ -1,0 +1,15 @@
+//! `cargo xtask verify`: every check, in order, stopping at the first failure.
+
+use crate::cmd::cargo;
+use crate::codegen;
+
+pub fn run() -> Result<(), String> {
+    cargo("format", &["fmt", "--all", "--", "--check"])?;
+    cargo("lint", &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
+    println!("\n== codegen snapshots");
+    codegen::run(codegen::Mode::Check)?;
+    // The UI tests (trybuild) run as part of the workspace tests, in interp-macros/tests/ui.rs.
+    cargo("tests", &["test", "--workspace", "--", "--nocapture"])?;
+    println!("\nverify: all checks passed");
+    Ok(())
+}
