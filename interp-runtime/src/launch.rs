@@ -126,9 +126,12 @@ fn vector_width<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo) -> usize {
         .unwrap_or(1)
 }
 
+/// Strides in vectors. When vectorized, channels are contiguous and the channel index already
+/// counts vectors, so its stride is one vector.
 fn strides_arg<R: Runtime>(view: &Checked4, vector: usize) -> Sequence4Launch<R> {
     let s = view.strides.map(|s| (s / vector) as u32);
-    Sequence4Launch::new(s[0], s[1], s[2], s[3])
+    let channel_stride = if vector > 1 { 1 } else { s[1] };
+    Sequence4Launch::new(s[0], channel_stride, s[2], s[3])
 }
 
 /// `dst = rows (x) cols` applied to `src`, per (n, c) plane.

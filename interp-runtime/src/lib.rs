@@ -17,6 +17,7 @@ mod options;
 mod plan;
 pub mod reference;
 mod tensor;
+pub mod testing;
 
 pub use api::{interpolate, interpolate_backward, interpolate_backward_with, interpolate_with, output_shape};
 pub use dtype::DType;
@@ -27,3 +28,13 @@ pub use plan::{plan, plan_axis, AxisPlan, Plan};
 pub use tensor::TensorRef;
 
 pub use cubecl;
+
+/// The runtime the enabled features select: CUDA, else HIP, else wgpu.
+#[cfg(feature = "cuda")]
+pub type DefaultRuntime = cubecl::cuda::CudaRuntime;
+/// The runtime the enabled features select: CUDA, else HIP, else wgpu.
+#[cfg(all(not(feature = "cuda"), feature = "hip"))]
+pub type DefaultRuntime = cubecl::hip::HipRuntime;
+/// The runtime the enabled features select: CUDA, else HIP, else wgpu.
+#[cfg(all(not(feature = "cuda"), not(feature = "hip"), feature = "wgpu"))]
+pub type DefaultRuntime = cubecl::wgpu::WgpuRuntime;

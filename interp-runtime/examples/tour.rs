@@ -1,0 +1,73 @@
+//! The main demo: every built-in mode, forward and backward, on the default device, checked
+//! against the f64 reference. `cargo run --release --example tour` (add `--features cuda`
+//! for an NVIDIA GPU).
+
+use std::time::Instant;
+
+use interp_runtime::cubecl::future::block_on;
+use interp_runtime::cubecl::prelude::*;
+use interp_runtime::reference::{self, axis_taps};
+use interp_runtime::testing::{download, poisoned, random, relative_error, upload, Layout};
+use interp_runtime::{interpolate, interpolate_backward, DType, DefaultRuntime, InterpolateOptions, Mode, Resize};
+
+fn main() {
+    let client = DefaultRuntime::client(&Default::default());
+    let input_shape = [2, 8, 24, 20];
+    let resize = Resize::Size { height: 40, width: 13 };
+    println!(
+        "interp tour on {}: f32 {input_shape:?} -> {resize:?}, NHWC",
+        DefaultRuntime::name(&client)
+    );
+    println!("errors are max |device - f64 reference| / max(1, max |reference|)\n");
+    println!(
+        "{:<14} {:>7}  {:>11} {:>11} {:>11} {:>10}",
+        "mode", "support", "forward", "backward", "adjoint", "time"
+    );
+    let mut worst: f64 = 0.0;
+    for &mode in Mode::ALL {
+        let options = InterpolateOptions::new(mode, resize);
+        let plan = interp_runtime::plan(&mode.desc(), input_shape, &options.resize_options()).expect("valid options");
+        let x = random(input_shape.iter().product(), 1);
+        let g = random(plan.output.iter().product(), 2);
+        let input = upload(&client, &x, plan.input, Layout::Nhwc, DType::F32);
+        let output = poisoned(&client, plan.output, Layout::Nhwc, DType::F32);
+        let grad_out = upload(&client, &g, plan.output, Layout::Nhwc, DType::F32);
+        let grad_in = poisoned(&client, plan.input, Layout::Nhwc, DType::F32);
+
+        // Warm-up compiles the kernels; the timed pass runs them again.
+        let run = || {
+            interpolate(&client, input.view(), output.view(), &options).expect("forward");
+            interpolate_backward(&client, grad_out.view(), grad_in.view(), &options).expect("backward");
+            block_on(client.sync()).expect("device sync");
+        };
+        run();
+        let start = Instant::now();
+        run();
+        let elapsed = start.elapsed();
+
+        let desc = mode.desc();
+        let rows = axis_taps(&desc, |t| mode.weight_f64(t), &plan.rows);
+        let cols = axis_taps(&desc, |t| mode.weight_f64(t), &plan.cols);
+        let (y, _) = download(&client, &output);
+        let (dx, _) = download(&client, &grad_in);
+        let forward_error = relative_error(&y, &reference::forward(&x, plan.input, &rows, &cols));
+        let backward_error = relative_error(&dx, &reference::backward(&g, plan.input, &rows, &cols));
+        let lhs: f64 = y.iter().zip(&g).map(|(a, b)| a * b).sum();
+        let rhs: f64 = x.iter().zip(&dx).map(|(a, b)| a * b).sum();
+        let adjoint_error = (lhs - rhs).abs() / lhs.abs().max(1e-30);
+        worst = worst.max(forward_error).max(backward_error);
+        println!(
+            "{:<14} {:>7.1}  {:>11.2e} {:>11.2e} {:>11.2e} {:>8.2?}",
+            mode.name(),
+            desc.support,
+            forward_error,
+            backward_error,
+            adjoint_error,
+            elapsed
+        );
+    }
+    println!("\nworst error {worst:.2e} ({})", if worst < 2e-5 { "ok" } else { "TOO LARGE" });
+    if worst >= 2e-5 {
+        std::process::exit(1);
+    }
+}
