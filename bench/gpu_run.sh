@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine from the repository root, after `cargo xtask gpu-bundle` put the CUDA
+# binaries in .gpu/bin. Correctness first (tests, demo), then PyTorch and interp timings.
+# Everything is logged under $OUT (or ./gpu-out when OUT is unset).
+set -uo pipefail
+OUT=${OUT:-gpu-out}
+mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
+python3 -c 'import torch, triton; print("torch", torch.__version__, "cuda", torch.version.cuda, "triton", triton.__version__)' | tee -a "$OUT/gpu.txt"
+status=0
+for t in .gpu/bin/numerics .gpu/bin/errors; do
+    "$t" --nocapture 2>&1 | grep -v XDG_RUNTIME | tee "$OUT/$(basename "$t").log" | grep -E "cases|worst|test result|FAILED|panicked|note:" || true
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+done
+.gpu/bin/tour 2>&1 | tee "$OUT/tour.log" | tail -20
+[ "${1:-}" = "--tests-only" ] && exit $status
+python3 bench/pytorch_interpolate.py "$OUT/torch.jsonl" ${BENCH_QUICK:+--quick} > "$OUT/torch.log" 2>&1 || echo "pytorch script failed: $(tail -3 "$OUT/torch.log")"
+.gpu/bin/resample --pytorch "$OUT/torch.jsonl" --out "$OUT" ${BENCH_QUICK:+--quick} 2> "$OUT/resample.log" | tail -120
+exit $status
