@@ -211,5 +211,5 @@ fn main() {
         block_on(client.sync()).expect("sync");
     }
     let out_dir = flag("--out");
-    report::summary(&results, &pytorch, &name, out_dir.as_deref());
+    report::summary(&results, &pytorch, name, out_dir.as_deref());
 }
