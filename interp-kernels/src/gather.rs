@@ -36,7 +36,39 @@ pub struct Sequence4 {
     pub w: u32,
 }
 
-/// `dst[n, c, p, q] = sum_a sum_b rows.weight[p, a] * cols.weight[q, b] * src[n, c, rows.index[p, a], cols.index[q, b]]`.
+/// `sum_a sum_b rows.weight[p, a] * cols.weight[q, b] * src[base + rows.index[p, a] * s_h + cols.index[q, b] * s_w]`,
+/// in the accumulator type, over vectors of `M` channels.
+#[cube]
+fn weighted_sum<F: Float, A: Float, M: Size>(
+    src: &Array<Vector<F, M>>,
+    base: u32,
+    strides: Sequence4,
+    rows: &AxisTable,
+    p: u32,
+    cols: &AxisTable,
+    q: u32,
+) -> Vector<A, M> {
+    let row_slots = p * rows.width;
+    let col_slots = q * cols.width;
+    let row_count = rows.count[p as usize];
+    let col_count = cols.count[q as usize];
+    let mut acc = Vector::<A, M>::new(A::from_int(0));
+    for a in 0..row_count {
+        let slot = (row_slots + a) as usize;
+        let row_base = base + rows.index[slot] * strides.h;
+        let mut line = Vector::<A, M>::new(A::from_int(0));
+        for b in 0..col_count {
+            let cslot = (col_slots + b) as usize;
+            let value = Vector::<A, M>::cast_from(src[(row_base + cols.index[cslot] * strides.w) as usize]);
+            line += value * Vector::new(A::cast_from(cols.weight[cslot]));
+        }
+        acc += line * Vector::new(A::cast_from(rows.weight[slot]));
+    }
+    acc
+}
+
+/// `dst[n, c, p, q] = sum_a sum_b rows.weight[p, a] * cols.weight[q, b] * src[n, c, rows.index[p, a], cols.index[q, b]]`,
+/// one unit per destination vector of `N` channels (`N = 1` for a scalar per unit).
 ///
 /// `channels_last` orders units with channels fastest (coalesced for NHWC), else width fastest.
 #[cube(launch_unchecked)]
@@ -68,26 +100,43 @@ pub fn separable_gather<F: Float, A: Float, N: Size>(
         rest /= layout.channels;
     }
     let n = rest;
-
     let s = layout.src_strides;
-    let src_base = n * s.n + c * s.c;
-    let row_slots = p * rows.width;
-    let col_slots = q * cols.width;
-    let row_count = rows.count[p as usize];
-    let col_count = cols.count[q as usize];
+    let sum = weighted_sum::<F, A, N>(src, n * s.n + c * s.c, s, rows, p, cols, q);
+    let d = layout.dst_strides;
+    dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = Vector::cast_from(sum);
+}
 
-    let mut acc = Vector::<A, N>::new(A::from_int(0));
-    for a in 0..row_count {
-        let slot = (row_slots + a) as usize;
-        let row_base = src_base + rows.index[slot] * s.h;
-        let mut line = Vector::<A, N>::new(A::from_int(0));
-        for b in 0..col_count {
-            let cslot = (col_slots + b) as usize;
-            let value = Vector::<A, N>::cast_from(src[(row_base + cols.index[cslot] * s.w) as usize]);
-            line += value * Vector::new(A::cast_from(cols.weight[cslot]));
-        }
-        acc += line * Vector::new(A::cast_from(rows.weight[slot]));
+/// Like [`separable_gather`] for width-contiguous destinations (NCHW): one unit writes `N`
+/// consecutive outputs along the width as one vector store. `layout.width` counts those
+/// vectors; `dst_strides` are in vectors, `src_strides` in elements (`M = 1`).
+#[cube(launch_unchecked)]
+pub fn separable_gather_along_width<F: Float, A: Float, N: Size, M: Size>(
+    src: &Array<Vector<F, M>>,
+    dst: &mut Array<Vector<F, N>>,
+    rows: &AxisTable,
+    cols: &AxisTable,
+    layout: GatherLayout,
+) {
+    let total = layout.batch * layout.channels * layout.height * layout.width;
+    let unit = ABSOLUTE_POS as u32;
+    if unit >= total {
+        terminate!();
+    }
+    let qv = unit % layout.width;
+    let mut rest = unit / layout.width;
+    let p = rest % layout.height;
+    rest /= layout.height;
+    let c = rest % layout.channels;
+    let n = rest / layout.channels;
+    let s = layout.src_strides;
+    let base = n * s.n + c * s.c;
+    let q0 = qv * N::value() as u32;
+    let mut out = Vector::<A, N>::empty();
+    #[unroll]
+    for lane in 0..N::value() {
+        let sum = weighted_sum::<F, A, M>(src, base, s, rows, p, cols, q0 + lane as u32);
+        out[lane] = sum[0];
     }
     let d = layout.dst_strides;
-    dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = Vector::cast_from(acc);
+    dst[(n * d.n + c * d.c + p * d.h + qv) as usize] = Vector::cast_from(out);
 }

@@ -3,7 +3,7 @@
 
 use cubecl::prelude::*;
 use cubecl::server::Handle;
-use interp_kernels::gather::{separable_gather, AxisTableLaunch, GatherLayoutLaunch, Sequence4Launch};
+use interp_kernels::gather::{separable_gather, separable_gather_along_width, AxisTableLaunch, GatherLayoutLaunch, Sequence4Launch};
 use interp_kernels::tables::{build_adjoint_table, build_forward_table};
 use interp_kernels::taps::AxisGeometryLaunch;
 use interp_kernels::Filter;
@@ -113,66 +113,89 @@ pub(crate) struct GatherIo<'a> {
     pub dtype: DType,
 }
 
-/// Widest vector along channels that both tensors allow (1 unless channels are contiguous).
-fn vector_width<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo) -> usize {
-    let views = [&io.src_view, &io.dst_view];
-    let channels = io.dst_view.shape[1];
-    client
-        .io_optimized_vector_sizes(io.dtype.size())
-        .find(|&v| {
-            let aligned = |t: &&Checked4| t.strides[1] == 1 && [0, 2, 3].iter().all(|&d| t.strides[d].is_multiple_of(v) || t.shape[d] == 1);
-            v == 1 || (channels.is_multiple_of(v) && views.iter().all(aligned))
-        })
-        .unwrap_or(1)
+/// How the gather is vectorized.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Vectorization {
+    /// `n` channels per unit (channels contiguous in both tensors: NHWC).
+    Channels(usize),
+    /// `n` consecutive outputs along the width per unit (destination width-contiguous: NCHW).
+    Width(usize),
 }
 
-/// Strides in vectors. When vectorized, channels are contiguous and the channel index already
-/// counts vectors, so its stride is one vector.
-fn strides_arg<R: Runtime>(view: &Checked4, vector: usize) -> Sequence4Launch<R> {
-    let s = view.strides.map(|s| (s / vector) as u32);
-    let channel_stride = if vector > 1 { 1 } else { s[1] };
-    Sequence4Launch::new(s[0], channel_stride, s[2], s[3])
+/// Widest vector the layouts allow: along channels when both tensors have them contiguous,
+/// else along the destination's width when it is contiguous, else scalar.
+fn vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo) -> Vectorization {
+    let [_, channels, _, width] = io.dst_view.shape;
+    let divides = |t: &Checked4, v: usize, dims: &[usize]| dims.iter().all(|&d| t.strides[d].is_multiple_of(v) || t.shape[d] == 1);
+    let mut sizes = client.io_optimized_vector_sizes(io.dtype.size());
+    let along_channels = sizes.clone().find(|&v| {
+        v > 1
+            && channels.is_multiple_of(v)
+            && [&io.src_view, &io.dst_view]
+                .iter()
+                .all(|t| t.strides[1] == 1 && divides(t, v, &[0, 2, 3]))
+    });
+    if let Some(v) = along_channels {
+        return Vectorization::Channels(v);
+    }
+    let dst = &io.dst_view;
+    let along_width = sizes.find(|&v| v > 1 && dst.strides[3] == 1 && width.is_multiple_of(v) && divides(dst, v, &[0, 1, 2]));
+    along_width.map(Vectorization::Width).unwrap_or(Vectorization::Channels(1))
+}
+
+fn strides_arg<R: Runtime>(strides: [usize; 4]) -> Sequence4Launch<R> {
+    let s = strides.map(|s| s as u32);
+    Sequence4Launch::new(s[0], s[1], s[2], s[3])
 }
 
 /// `dst = rows (x) cols` applied to `src`, per (n, c) plane.
 pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
-    let vector = vector_width(client, io);
     let [n, c, h, w] = io.dst_view.shape;
-    let channels = c / vector;
+    let vectorization = vectorization(client, io);
+    // Units, and strides in the units each tensor is indexed in.
+    let (units_c, units_w, vector, src_vector) = match vectorization {
+        Vectorization::Channels(v) => (c / v, w, v, v),
+        Vectorization::Width(v) => (c, w / v, v, 1),
+    };
+    let in_vectors = |strides: [usize; 4], v: usize| strides.map(|s| s / v);
+    let mut src_strides = in_vectors(io.src_view.strides, src_vector);
+    let mut dst_strides = in_vectors(io.dst_view.strides, vector);
+    if let Vectorization::Channels(v) = vectorization {
+        // Channels are contiguous and the channel index counts vectors.
+        if v > 1 {
+            src_strides[1] = 1;
+            dst_strides[1] = 1;
+        }
+    }
+    let layout = GatherLayoutLaunch::new(
+        n as u32,
+        units_c as u32,
+        h as u32,
+        units_w as u32,
+        strides_arg(src_strides),
+        strides_arg(dst_strides),
+    );
+    let units = n * units_c * h * units_w;
+    let dim = CubeDim::new_1d(UNITS_PER_CUBE);
+    let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
     // Channels fastest when they are the destination's innermost dimension (NHWC).
     let d = io.dst_view.strides;
     let channels_last = c > 1 && d[1] <= d[3] && d[1] <= d[2];
-    let units = n * channels * h * w;
-    let layout = GatherLayoutLaunch::new(
-        n as u32,
-        channels as u32,
-        h as u32,
-        w as u32,
-        strides_arg(&io.src_view, vector),
-        strides_arg(&io.dst_view, vector),
-    );
-    let src_len = span_in_vectors(&io.src_view, vector);
-    let dst_len = span_in_vectors(&io.dst_view, vector);
-    let dim = CubeDim::new_1d(UNITS_PER_CUBE);
-    let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
-    // SAFETY: shapes, strides and buffer extents were validated; every unit guards its index.
+    // SAFETY: shapes, strides and buffer extents were validated; every unit guards its index,
+    // and the lengths below are in elements, rounded up to whole vectors.
     unsafe {
-        let src = ArrayArg::from_raw_parts(io.src.clone(), src_len);
-        let dst = ArrayArg::from_raw_parts(io.dst.clone(), dst_len);
+        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, src_vector));
+        let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, vector));
         macro_rules! launch {
             ($f:ty, $a:ty) => {
-                separable_gather::launch_unchecked::<$f, $a, R>(
-                    client,
-                    count,
-                    dim,
-                    vector,
-                    src,
-                    dst,
-                    rows.arg(),
-                    cols.arg(),
-                    layout,
-                    channels_last,
-                )
+                match vectorization {
+                    Vectorization::Channels(v) => separable_gather::launch_unchecked::<$f, $a, R>(
+                        client, count, dim, v, src, dst, rows.arg(), cols.arg(), layout, channels_last,
+                    ),
+                    Vectorization::Width(v) => separable_gather_along_width::launch_unchecked::<$f, $a, R>(
+                        client, count, dim, v, 1, src, dst, rows.arg(), cols.arg(), layout,
+                    ),
+                }
             };
         }
         match io.dtype {
@@ -184,8 +207,9 @@ pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows:
     }
 }
 
-/// Vectors from the first to one past the last element of a view.
-fn span_in_vectors(view: &Checked4, vector: usize) -> usize {
+/// Elements from the first to one past the last element of a view, rounded up to a whole
+/// number of vectors.
+fn extent(view: &Checked4, vector: usize) -> usize {
     let last: usize = view.shape.iter().zip(view.strides).map(|(&n, s)| (n - 1) * s).sum();
-    (last + 1).div_ceil(vector)
+    (last + 1).next_multiple_of(vector)
 }

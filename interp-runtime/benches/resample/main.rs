@@ -164,8 +164,9 @@ fn time_copy(client: &Client, bytes: usize) -> Duration {
             count.clone(),
             dim,
             4,
-            ArrayArg::from_raw_parts(src.clone(), vectors),
-            ArrayArg::from_raw_parts(dst.clone(), vectors),
+            // Lengths are in elements (u32 words); the kernel sees them in vectors of 4.
+            ArrayArg::from_raw_parts(src.clone(), words),
+            ArrayArg::from_raw_parts(dst.clone(), words),
         );
     })
 }

@@ -19,10 +19,11 @@ const fn size(label: &'static str, input: [usize; 4], height: usize, width: usiz
 }
 
 /// Up 2x, down 2x and 3x, non-integer ratios both ways, size-1 axes, a user scale factor.
-/// Four and eight channels where vector loads along channels are possible (NHWC).
+/// Four and eight channels (vectors along channels in NHWC) and widths of 8 and 10 (vectors
+/// along the width in NCHW).
 pub const GEOMETRIES: [Geometry; 8] = [
     size("up 2x", [2, 8, 6, 5], 12, 10),
-    size("down 2x", [2, 4, 12, 10], 6, 5),
+    size("down 2x", [2, 4, 12, 16], 6, 8),
     size("down 3x", [1, 3, 12, 9], 4, 3),
     size("5->13 x 13->5", [2, 3, 5, 13], 13, 5),
     size("13->5 x 5->13", [1, 2, 13, 5], 5, 13),
