@@ -9,12 +9,12 @@ export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
 python3 -c 'import torch, triton; print("torch", torch.__version__, "cuda", torch.version.cuda, "triton", triton.__version__)' | tee -a "$OUT/gpu.txt"
 status=0
-for t in .gpu/bin/numerics .gpu/bin/errors; do
-    "$t" --nocapture 2>&1 | grep -v XDG_RUNTIME | tee "$OUT/$(basename "$t").log" | grep -E "cases|worst|test result|FAILED|panicked|note:" || true
+for t in .gpu/bin/numerics .gpu/bin/errors .gpu/bin/tour; do
+    "$t" --nocapture 2>&1 | grep -v XDG_RUNTIME | tee -a "$OUT/tests.log" | grep -E "cases|worst|test result|FAILED|panicked|note:" || true
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 done
-.gpu/bin/tour 2>&1 | tee "$OUT/tour.log" | tail -20
 [ "${1:-}" = "--tests-only" ] && exit $status
-python3 bench/pytorch_interpolate.py "$OUT/torch.jsonl" ${BENCH_QUICK:+--quick} > "$OUT/torch.log" 2>&1 || echo "pytorch script failed: $(tail -3 "$OUT/torch.log")"
+python3 bench/pytorch_interpolate.py "$OUT/torch.jsonl" ${BENCH_QUICK:+--quick} > /tmp/torch.log 2>&1 || echo "pytorch script failed: $(tail -3 /tmp/torch.log)"
 .gpu/bin/resample --pytorch "$OUT/torch.jsonl" --out "$OUT" ${BENCH_QUICK:+--quick} 2> "$OUT/resample.log" | tail -120
+python3 bench/plot.py "$OUT/bench.csv" "$OUT/benchmarks.png" || echo "plot failed"
 exit $status
