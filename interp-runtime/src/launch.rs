@@ -3,7 +3,10 @@
 
 use cubecl::prelude::*;
 use cubecl::server::Handle;
-use interp_kernels::gather::{separable_gather, separable_gather_along_width, AxisTableLaunch, GatherLayoutLaunch, Sequence4Launch};
+use interp_kernels::gather::{
+    separable_gather, separable_gather_along_width, separable_gather_strips, AxisTableLaunch, GatherLayoutLaunch, Sequence4Launch,
+    STRIP_GROUP,
+};
 use interp_kernels::tables::{build_adjoint_table, build_forward_table};
 use interp_kernels::taps::AxisGeometryLaunch;
 use interp_kernels::Filter;
@@ -120,6 +123,9 @@ enum Vectorization {
     Channels(usize),
     /// `n` consecutive outputs along the width per unit (destination width-contiguous: NCHW).
     Width(usize),
+    /// `n` outputs per unit along the width, interleaved so loads stay coalesced when the
+    /// source is wider than the destination (NCHW, backward of an upsample).
+    Strips(u32),
 }
 
 /// Widest vector the layouts allow: along channels when both tensors have them contiguous,
@@ -139,8 +145,18 @@ fn vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo) -> Vector
         return Vectorization::Channels(v);
     }
     let dst = &io.dst_view;
-    let along_width = sizes.find(|&v| v > 1 && dst.strides[3] == 1 && width.is_multiple_of(v) && divides(dst, v, &[0, 1, 2]));
-    along_width.map(Vectorization::Width).unwrap_or(Vectorization::Channels(1))
+    if dst.strides[3] != 1 || width == 1 {
+        return Vectorization::Channels(1);
+    }
+    // Vector stores pay off while neighbouring units read neighbouring source columns; a
+    // wider source would make each load instruction strided.
+    if io.src_view.shape[3] <= width {
+        if let Some(v) = sizes.find(|&v| v > 1 && width.is_multiple_of(v) && divides(dst, v, &[0, 1, 2])) {
+            return Vectorization::Width(v);
+        }
+    }
+    let strip = (width / STRIP_GROUP as usize).clamp(1, 4);
+    Vectorization::Strips(strip as u32)
 }
 
 fn strides_arg<R: Runtime>(strides: [usize; 4]) -> Sequence4Launch<R> {
@@ -156,6 +172,7 @@ pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows:
     let (units_c, units_w, vector, src_vector) = match vectorization {
         Vectorization::Channels(v) => (c / v, w, v, v),
         Vectorization::Width(v) => (c, w / v, v, 1),
+        Vectorization::Strips(_) => (c, w, 1, 1),
     };
     let in_vectors = |strides: [usize; 4], v: usize| strides.map(|s| s / v);
     let mut src_strides = in_vectors(io.src_view.strides, src_vector);
@@ -175,7 +192,10 @@ pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows:
         strides_arg(src_strides),
         strides_arg(dst_strides),
     );
-    let units = n * units_c * h * units_w;
+    let units = match vectorization {
+        Vectorization::Strips(strip) => n * c * h * w.div_ceil(STRIP_GROUP as usize * strip as usize) * STRIP_GROUP as usize,
+        _ => n * units_c * h * units_w,
+    };
     let dim = CubeDim::new_1d(UNITS_PER_CUBE);
     let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
     // Channels fastest when they are the destination's innermost dimension (NHWC).
@@ -194,6 +214,9 @@ pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows:
                     ),
                     Vectorization::Width(v) => separable_gather_along_width::launch_unchecked::<$f, $a, R>(
                         client, count, dim, v, 1, src, dst, rows.arg(), cols.arg(), layout,
+                    ),
+                    Vectorization::Strips(strip) => separable_gather_strips::launch_unchecked::<$f, $a, R>(
+                        client, count, dim, 1, src, dst, rows.arg(), cols.arg(), layout, strip,
                     ),
                 }
             };
