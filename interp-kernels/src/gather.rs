@@ -150,6 +150,8 @@ pub const STRIP_GROUP: u32 = 32;
 /// group (`q = group_start + k * STRIP_GROUP + lane`), so every load and store instruction of a
 /// group stays coalesced while the index arithmetic is paid once per `strip` outputs.
 /// `layout.width` is the true width; `M = 1`.
+// `div_ceil` has no `#[cube]` expansion, hence the manual form.
+#[allow(clippy::manual_div_ceil)]
 #[cube(launch_unchecked)]
 pub fn separable_gather_strips<F: Float, A: Float, M: Size>(
     src: &Array<Vector<F, M>>,

@@ -31,6 +31,8 @@ pub(crate) struct DeviceTable {
     count: Handle,
     rows: usize,
     width: usize,
+    /// About how many taps one destination index reads (see `AxisPlan::mean_taps`).
+    mean_taps: f64,
 }
 
 impl DeviceTable {
@@ -76,6 +78,7 @@ pub(crate) fn build_table<R: Runtime, F: Filter>(client: &ComputeClient<R>, axis
         count: client.empty(rows * 4),
         rows,
         width,
+        mean_taps: axis.mean_taps(direction == Direction::Adjoint),
     };
     let dim = CubeDim::new_1d(UNITS_PER_CUBE);
     let count = cubecl::calculate_cube_count_elemwise(client, rows, dim);
@@ -128,12 +131,24 @@ enum Vectorization {
     Strips(u32),
 }
 
+/// Upper bound on vector widths, from `INTERP_MAX_VECTOR` (a tuning override for
+/// experiments; unset means no bound).
+fn max_vector() -> usize {
+    std::env::var("INTERP_MAX_VECTOR")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(usize::MAX)
+}
+
 /// Widest vector the layouts allow: along channels when both tensors have them contiguous,
-/// else along the destination's width when it is contiguous, else scalar.
-fn vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo) -> Vectorization {
+/// else, for cheap filters (about one tap pair per output), along the destination's width
+/// when it is contiguous, else scalar. Several outputs per unit serialize their tap loops,
+/// which only pays when there are few taps (measured on an H200: docs/PERFORMANCE.md).
+fn vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, tap_pairs: f64) -> Vectorization {
     let [_, channels, _, width] = io.dst_view.shape;
     let divides = |t: &Checked4, v: usize, dims: &[usize]| dims.iter().all(|&d| t.strides[d].is_multiple_of(v) || t.shape[d] == 1);
-    let mut sizes = client.io_optimized_vector_sizes(io.dtype.size());
+    let cap = max_vector();
+    let mut sizes = client.io_optimized_vector_sizes(io.dtype.size()).filter(move |&v| v <= cap);
     let along_channels = sizes.clone().find(|&v| {
         v > 1
             && channels.is_multiple_of(v)
@@ -145,7 +160,7 @@ fn vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo) -> Vector
         return Vectorization::Channels(v);
     }
     let dst = &io.dst_view;
-    if dst.strides[3] != 1 || width == 1 {
+    if dst.strides[3] != 1 || width == 1 || tap_pairs > 1.0 {
         return Vectorization::Channels(1);
     }
     // Vector stores pay off while neighbouring units read neighbouring source columns; a
@@ -155,7 +170,7 @@ fn vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo) -> Vector
             return Vectorization::Width(v);
         }
     }
-    let strip = (width / STRIP_GROUP as usize).clamp(1, 4);
+    let strip = (width / STRIP_GROUP as usize).clamp(1, 4).min(cap);
     Vectorization::Strips(strip as u32)
 }
 
@@ -167,7 +182,7 @@ fn strides_arg<R: Runtime>(strides: [usize; 4]) -> Sequence4Launch<R> {
 /// `dst = rows (x) cols` applied to `src`, per (n, c) plane.
 pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
     let [n, c, h, w] = io.dst_view.shape;
-    let vectorization = vectorization(client, io);
+    let vectorization = vectorization(client, io, rows.mean_taps * cols.mean_taps);
     // Units, and strides in the units each tensor is indexed in.
     let (units_c, units_w, vector, src_vector) = match vectorization {
         Vectorization::Channels(v) => (c / v, w, v, v),

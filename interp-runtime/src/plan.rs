@@ -27,6 +27,19 @@ pub struct AxisPlan {
     pub shift: f32,
 }
 
+impl AxisPlan {
+    /// About how many taps one destination index reads: the forward table's width, or for
+    /// the adjoint that times `out / in` (each input is read by that many outputs on average).
+    pub fn mean_taps(&self, adjoint: bool) -> f64 {
+        let forward = self.taps as f64;
+        if adjoint {
+            forward * self.out_len as f64 / self.in_len as f64
+        } else {
+            forward
+        }
+    }
+}
+
 /// Output length and the scale the kernels use, following PyTorch's `compute_output_size`
 /// and `area_pixel_compute_scale`.
 fn output_length(
