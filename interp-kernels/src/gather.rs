@@ -1,9 +1,11 @@
-//! The one resampling kernel: a separable gather through two per-axis tables.
+//! The resampling kernels: a separable gather through two per-axis tables.
 //!
 //! Forward reads the input through the forward tables; backward reads `grad_out` through the
-//! adjoint tables. Each unit owns one destination element (a vector of channels when the
+//! adjoint tables. Each unit owns its destination elements (a vector of channels when the
 //! channels are contiguous), sums in the accumulator type `A` (f32 for f16/bf16/f32), and
-//! writes once: no atomics, a fixed summation order, bitwise-reproducible results.
+//! writes once: no atomics, a fixed summation order, bitwise-reproducible results. Source and
+//! destination element types may differ (`FS`, `FD`) so that a two-pass resample (one axis at
+//! a time, through an identity table on the other) keeps its intermediate in `A`.
 
 use cubecl::prelude::*;
 
@@ -39,8 +41,8 @@ pub struct Sequence4 {
 /// `sum_a sum_b rows.weight[p, a] * cols.weight[q, b] * src[base + rows.index[p, a] * s_h + cols.index[q, b] * s_w]`,
 /// in the accumulator type, over vectors of `M` channels.
 #[cube]
-fn weighted_sum<F: Float, A: Float, M: Size>(
-    src: &Array<Vector<F, M>>,
+fn weighted_sum<FS: Float, A: Float, M: Size>(
+    src: &Array<Vector<FS, M>>,
     base: u32,
     strides: Sequence4,
     rows: &AxisTable,
@@ -72,9 +74,9 @@ fn weighted_sum<F: Float, A: Float, M: Size>(
 ///
 /// `channels_last` orders units with channels fastest (coalesced for NHWC), else width fastest.
 #[cube(launch_unchecked)]
-pub fn separable_gather<F: Float, A: Float, N: Size>(
-    src: &Array<Vector<F, N>>,
-    dst: &mut Array<Vector<F, N>>,
+pub fn separable_gather<FS: Float, FD: Float, A: Float, N: Size>(
+    src: &Array<Vector<FS, N>>,
+    dst: &mut Array<Vector<FD, N>>,
     rows: &AxisTable,
     cols: &AxisTable,
     layout: GatherLayout,
@@ -101,7 +103,7 @@ pub fn separable_gather<F: Float, A: Float, N: Size>(
     }
     let n = rest;
     let s = layout.src_strides;
-    let sum = weighted_sum::<F, A, N>(src, n * s.n + c * s.c, s, rows, p, cols, q);
+    let sum = weighted_sum::<FS, A, N>(src, n * s.n + c * s.c, s, rows, p, cols, q);
     let d = layout.dst_strides;
     dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = Vector::cast_from(sum);
 }
@@ -110,9 +112,9 @@ pub fn separable_gather<F: Float, A: Float, N: Size>(
 /// consecutive outputs along the width as one vector store. `layout.width` counts those
 /// vectors; `dst_strides` are in vectors, `src_strides` in elements (`M = 1`).
 #[cube(launch_unchecked)]
-pub fn separable_gather_along_width<F: Float, A: Float, N: Size, M: Size>(
-    src: &Array<Vector<F, M>>,
-    dst: &mut Array<Vector<F, N>>,
+pub fn separable_gather_along_width<FS: Float, FD: Float, A: Float, N: Size, M: Size>(
+    src: &Array<Vector<FS, M>>,
+    dst: &mut Array<Vector<FD, N>>,
     rows: &AxisTable,
     cols: &AxisTable,
     layout: GatherLayout,
@@ -134,7 +136,7 @@ pub fn separable_gather_along_width<F: Float, A: Float, N: Size, M: Size>(
     let mut out = Vector::<A, N>::empty();
     #[unroll]
     for lane in 0..N::value() {
-        let sum = weighted_sum::<F, A, M>(src, base, s, rows, p, cols, q0 + lane as u32);
+        let sum = weighted_sum::<FS, A, M>(src, base, s, rows, p, cols, q0 + lane as u32);
         out[lane] = sum[0];
     }
     let d = layout.dst_strides;
@@ -153,9 +155,9 @@ pub const STRIP_GROUP: u32 = 32;
 // `div_ceil` has no `#[cube]` expansion, hence the manual form.
 #[allow(clippy::manual_div_ceil)]
 #[cube(launch_unchecked)]
-pub fn separable_gather_strips<F: Float, A: Float, M: Size>(
-    src: &Array<Vector<F, M>>,
-    dst: &mut Array<Vector<F, M>>,
+pub fn separable_gather_strips<FS: Float, FD: Float, A: Float, M: Size>(
+    src: &Array<Vector<FS, M>>,
+    dst: &mut Array<Vector<FD, M>>,
     rows: &AxisTable,
     cols: &AxisTable,
     layout: GatherLayout,
@@ -184,7 +186,7 @@ pub fn separable_gather_strips<F: Float, A: Float, M: Size>(
     for k in 0..strip {
         let q = g * span + k * STRIP_GROUP + lane;
         if q < layout.width {
-            let sum = weighted_sum::<F, A, M>(src, base, s, rows, p, cols, q);
+            let sum = weighted_sum::<FS, A, M>(src, base, s, rows, p, cols, q);
             dst[(dst_row + q * d.w) as usize] = Vector::cast_from(sum);
         }
     }

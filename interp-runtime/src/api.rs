@@ -95,7 +95,8 @@ pub fn interpolate_with<R: Runtime, F: Filter>(
         src_view: src,
         dst: output.handle,
         dst_view: dst,
-        dtype,
+        src_dtype: dtype,
+        dst_dtype: dtype,
     };
     gather(client, &io, &rows, &cols);
     Ok(plan)
@@ -128,7 +129,8 @@ pub fn interpolate_backward_with<R: Runtime, F: Filter>(
         src_view: src,
         dst: grad_in.handle,
         dst_view: dst,
-        dtype,
+        src_dtype: dtype,
+        dst_dtype: dtype,
     };
     gather(client, &io, &rows, &cols);
     Ok(plan)

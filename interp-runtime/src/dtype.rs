@@ -24,6 +24,14 @@ impl DType {
         }
     }
 
+    /// The type sums are accumulated in: f64 for f64, else f32.
+    pub const fn accumulator(self) -> DType {
+        match self {
+            DType::F64 => DType::F64,
+            _ => DType::F32,
+        }
+    }
+
     pub(crate) fn storage(self) -> StorageType {
         let kind = match self {
             DType::F32 => FloatKind::F32,

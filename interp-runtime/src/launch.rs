@@ -114,9 +114,86 @@ pub(crate) fn build_table<R: Runtime, F: Filter>(client: &ComputeClient<R>, axis
 pub(crate) struct GatherIo<'a> {
     pub src: &'a Handle,
     pub src_view: Checked4,
+    pub src_dtype: DType,
     pub dst: &'a Handle,
     pub dst_view: Checked4,
-    pub dtype: DType,
+    pub dst_dtype: DType,
+}
+
+impl DeviceTable {
+    /// The identity along an axis of `len`: each index reads itself with weight 1.
+    fn identity<R: Runtime>(client: &ComputeClient<R>, len: usize) -> DeviceTable {
+        let index: Vec<u8> = (0..len as u32).flat_map(u32::to_le_bytes).collect();
+        let weight: Vec<u8> = std::iter::repeat_n(1.0f32.to_le_bytes(), len).flatten().collect();
+        let count: Vec<u8> = std::iter::repeat_n(1u32.to_le_bytes(), len).flatten().collect();
+        DeviceTable {
+            index: client.create_from_slice(&index),
+            weight: client.create_from_slice(&weight),
+            count: client.create_from_slice(&count),
+            rows: len,
+            width: 1,
+            mean_taps: 1.0,
+        }
+    }
+}
+
+/// Whether to resample one axis at a time, from `INTERP_TWO_PASS` (`always` | `never`, a
+/// tuning override for experiments) or else from the tap pairs per output.
+fn two_pass(tap_pairs: f64) -> bool {
+    match std::env::var("INTERP_TWO_PASS").as_deref() {
+        Ok("always") => true,
+        Ok("never") => false,
+        _ => tap_pairs > TWO_PASS_MIN_TAP_PAIRS,
+    }
+}
+
+/// Above this many tap pairs per output, two one-axis passes through an intermediate in the
+/// accumulator type beat one pass that reads every pair (measured on an H200:
+/// docs/PERFORMANCE.md).
+const TWO_PASS_MIN_TAP_PAIRS: f64 = 8.0;
+
+/// `dst = rows (x) cols` applied to `src`: in one pass, or one axis at a time when the filter
+/// has many taps (the cost of one pass grows with taps_y * taps_x, of two with taps_y + taps_x
+/// plus an intermediate's traffic).
+pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
+    if !two_pass(rows.mean_taps * cols.mean_taps) {
+        return gather_pass(client, io, rows, cols);
+    }
+    let [n, c, dst_h, dst_w] = io.dst_view.shape;
+    let [_, _, src_h, src_w] = io.src_view.shape;
+    // Resample first along the axis that leaves the smaller intermediate.
+    let width_first = src_h * dst_w <= dst_h * src_w;
+    let shape = if width_first { [n, c, src_h, dst_w] } else { [n, c, dst_h, src_w] };
+    let [_, _, h, w] = shape;
+    let d = io.dst_view.strides;
+    let channels_last = c > 1 && d[1] <= d[3] && d[1] <= d[2];
+    let strides = if channels_last {
+        [h * w * c, 1, w * c, c]
+    } else {
+        [c * h * w, h * w, w, 1]
+    };
+    let acc = io.dst_dtype.accumulator();
+    let tmp = client.empty(shape.iter().product::<usize>() * acc.size());
+    let tmp_view = Checked4 { shape, strides };
+    let first = GatherIo {
+        dst: &tmp,
+        dst_view: tmp_view,
+        dst_dtype: acc,
+        ..*io
+    };
+    let second = GatherIo {
+        src: &tmp,
+        src_view: tmp_view,
+        src_dtype: acc,
+        ..*io
+    };
+    if width_first {
+        gather_pass(client, &first, &DeviceTable::identity(client, src_h), cols);
+        gather_pass(client, &second, rows, &DeviceTable::identity(client, dst_w));
+    } else {
+        gather_pass(client, &first, rows, &DeviceTable::identity(client, src_w));
+        gather_pass(client, &second, &DeviceTable::identity(client, dst_h), cols);
+    }
 }
 
 /// How the gather is vectorized.
@@ -148,7 +225,8 @@ fn vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, tap_pairs
     let [_, channels, _, width] = io.dst_view.shape;
     let divides = |t: &Checked4, v: usize, dims: &[usize]| dims.iter().all(|&d| t.strides[d].is_multiple_of(v) || t.shape[d] == 1);
     let cap = max_vector();
-    let mut sizes = client.io_optimized_vector_sizes(io.dtype.size()).filter(move |&v| v <= cap);
+    let element = io.src_dtype.size().max(io.dst_dtype.size());
+    let mut sizes = client.io_optimized_vector_sizes(element).filter(move |&v| v <= cap);
     let along_channels = sizes.clone().find(|&v| {
         v > 1
             && channels.is_multiple_of(v)
@@ -179,8 +257,8 @@ fn strides_arg<R: Runtime>(strides: [usize; 4]) -> Sequence4Launch<R> {
     Sequence4Launch::new(s[0], s[1], s[2], s[3])
 }
 
-/// `dst = rows (x) cols` applied to `src`, per (n, c) plane.
-pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
+/// One launch of a gather kernel: `dst = rows (x) cols` applied to `src`, per (n, c) plane.
+fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
     let [n, c, h, w] = io.dst_view.shape;
     let vectorization = vectorization(client, io, rows.mean_taps * cols.mean_taps);
     // Units, and strides in the units each tensor is indexed in.
@@ -222,25 +300,31 @@ pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows:
         let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, src_vector));
         let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, vector));
         macro_rules! launch {
-            ($f:ty, $a:ty) => {
+            ($fs:ty, $fd:ty, $a:ty) => {
                 match vectorization {
-                    Vectorization::Channels(v) => separable_gather::launch_unchecked::<$f, $a, R>(
+                    Vectorization::Channels(v) => separable_gather::launch_unchecked::<$fs, $fd, $a, R>(
                         client, count, dim, v, src, dst, rows.arg(), cols.arg(), layout, channels_last,
                     ),
-                    Vectorization::Width(v) => separable_gather_along_width::launch_unchecked::<$f, $a, R>(
+                    Vectorization::Width(v) => separable_gather_along_width::launch_unchecked::<$fs, $fd, $a, R>(
                         client, count, dim, v, 1, src, dst, rows.arg(), cols.arg(), layout,
                     ),
-                    Vectorization::Strips(strip) => separable_gather_strips::launch_unchecked::<$f, $a, R>(
+                    Vectorization::Strips(strip) => separable_gather_strips::launch_unchecked::<$fs, $fd, $a, R>(
                         client, count, dim, 1, src, dst, rows.arg(), cols.arg(), layout, strip,
                     ),
                 }
             };
         }
-        match io.dtype {
-            DType::F32 => launch!(f32, f32),
-            DType::F16 => launch!(half::f16, f32),
-            DType::BF16 => launch!(half::bf16, f32),
-            DType::F64 => launch!(f64, f64),
+        use half::{bf16, f16};
+        match (io.src_dtype, io.dst_dtype) {
+            (DType::F32, DType::F32) => launch!(f32, f32, f32),
+            (DType::F16, DType::F16) => launch!(f16, f16, f32),
+            (DType::BF16, DType::BF16) => launch!(bf16, bf16, f32),
+            (DType::F64, DType::F64) => launch!(f64, f64, f64),
+            (DType::F16, DType::F32) => launch!(f16, f32, f32),
+            (DType::F32, DType::F16) => launch!(f32, f16, f32),
+            (DType::BF16, DType::F32) => launch!(bf16, f32, f32),
+            (DType::F32, DType::BF16) => launch!(f32, bf16, f32),
+            (src, dst) => unreachable!("no gather from {src} to {dst}: intermediates are in the accumulator type"),
         }
     }
 }
