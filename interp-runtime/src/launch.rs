@@ -138,25 +138,25 @@ impl DeviceTable {
 }
 
 /// Whether to resample one axis at a time, from `INTERP_TWO_PASS` (`always` | `never`, a
-/// tuning override for experiments) or else from the tap pairs per output.
-fn two_pass(tap_pairs: f64) -> bool {
+/// tuning override for experiments) or else from the tap pairs per output: two passes cost an
+/// intermediate's traffic but `taps_y + taps_x` work per output instead of `taps_y * taps_x`.
+/// Scalar gathers (NCHW) turn the corner earlier than gathers of channel vectors (NHWC), whose
+/// loads are already wide. Thresholds measured on an H200 (docs/PERFORMANCE.md).
+fn two_pass(tap_pairs: f64, channel_vectors: bool) -> bool {
     match std::env::var("INTERP_TWO_PASS").as_deref() {
         Ok("always") => true,
         Ok("never") => false,
-        _ => tap_pairs > TWO_PASS_MIN_TAP_PAIRS,
+        _ => tap_pairs > if channel_vectors { 64.0 } else { 16.0 },
     }
 }
-
-/// Above this many tap pairs per output, two one-axis passes through an intermediate in the
-/// accumulator type beat one pass that reads every pair (measured on an H200:
-/// docs/PERFORMANCE.md).
-const TWO_PASS_MIN_TAP_PAIRS: f64 = 8.0;
 
 /// `dst = rows (x) cols` applied to `src`: in one pass, or one axis at a time when the filter
 /// has many taps (the cost of one pass grows with taps_y * taps_x, of two with taps_y + taps_x
 /// plus an intermediate's traffic).
 pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
-    if !two_pass(rows.mean_taps * cols.mean_taps) {
+    let tap_pairs = rows.mean_taps * cols.mean_taps;
+    let channel_vectors = matches!(vectorization(client, io, tap_pairs), Vectorization::Channels(v) if v > 1);
+    if !two_pass(tap_pairs, channel_vectors) {
         return gather_pass(client, io, rows, cols);
     }
     let [n, c, dst_h, dst_w] = io.dst_view.shape;

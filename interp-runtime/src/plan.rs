@@ -20,6 +20,8 @@ pub struct AxisPlan {
     pub align_corners: bool,
     /// Forward table width: most taps one output reads.
     pub taps: usize,
+    /// About how many taps one output reads (nonzero weights, away from the borders).
+    pub mean_forward_taps: f64,
     /// Adjoint table width: an upper bound on the outputs that read one input.
     pub adjoint_width: usize,
     pub lo_offset: f32,
@@ -28,14 +30,13 @@ pub struct AxisPlan {
 }
 
 impl AxisPlan {
-    /// About how many taps one destination index reads: the forward table's width, or for
-    /// the adjoint that times `out / in` (each input is read by that many outputs on average).
+    /// About how many taps one destination index reads: an output's taps, or for the adjoint
+    /// that times `out / in` (each input is read by that many outputs on average).
     pub fn mean_taps(&self, adjoint: bool) -> f64 {
-        let forward = self.taps as f64;
         if adjoint {
-            forward * self.out_len as f64 / self.in_len as f64
+            self.mean_forward_taps * self.out_len as f64 / self.in_len as f64
         } else {
-            forward
+            self.mean_forward_taps
         }
     }
 }
@@ -113,6 +114,11 @@ pub fn plan_axis(
         TapRule::Nearest | TapRule::NearestExact => 1,
         TapRule::Area => in_len.div_ceil(out_len) + 1,
     };
+    let mean_forward_taps = match rule {
+        TapRule::Renormalize => (2.0 * support as f64).min(in_len as f64),
+        TapRule::Area => in_len as f64 / out_len as f64,
+        _ => taps as f64,
+    };
     let half = (taps / 2) as f32;
     let (lo_offset, hi_offset, shift) = match rule {
         TapRule::Clamp if align_corners => (-half, half, 0.0),
@@ -136,6 +142,7 @@ pub fn plan_axis(
         filter_scale,
         align_corners,
         taps,
+        mean_forward_taps,
         adjoint_width,
         lo_offset,
         hi_offset,
