@@ -4,8 +4,8 @@
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use interp_kernels::gather::{
-    separable_gather, separable_gather_along_width, separable_gather_strips, AxisTableLaunch, GatherLayoutLaunch, Sequence4Launch,
-    STRIP_GROUP,
+    separable_gather, separable_gather_along_width, separable_gather_strips, separable_gather_tiled, AxisTableLaunch, GatherLayoutLaunch,
+    Sequence4Launch, STRIP_GROUP, TILE_H, TILE_W,
 };
 use interp_kernels::tables::{build_adjoint_table, build_forward_table};
 use interp_kernels::taps::AxisGeometryLaunch;
@@ -14,6 +14,24 @@ use interp_kernels::Filter;
 use crate::dtype::DType;
 use crate::plan::AxisPlan;
 use crate::tensor::Checked4;
+
+/// Calls `$launch!(source type, destination type, accumulator type)` for the dtypes of `$io`.
+macro_rules! dispatch_dtypes {
+    ($io:expr, $launch:ident) => {{
+        use half::{bf16, f16};
+        match ($io.src_dtype, $io.dst_dtype) {
+            (DType::F32, DType::F32) => $launch!(f32, f32, f32),
+            (DType::F16, DType::F16) => $launch!(f16, f16, f32),
+            (DType::BF16, DType::BF16) => $launch!(bf16, bf16, f32),
+            (DType::F64, DType::F64) => $launch!(f64, f64, f64),
+            (DType::F16, DType::F32) => $launch!(f16, f32, f32),
+            (DType::F32, DType::F16) => $launch!(f32, f16, f32),
+            (DType::BF16, DType::F32) => $launch!(bf16, f32, f32),
+            (DType::F32, DType::BF16) => $launch!(f32, bf16, f32),
+            (src, dst) => unreachable!("no gather from {src} to {dst}: intermediates are in the accumulator type"),
+        }
+    }};
+}
 
 const UNITS_PER_CUBE: u32 = 256;
 
@@ -137,27 +155,58 @@ impl DeviceTable {
     }
 }
 
-/// Whether to resample one axis at a time, from `INTERP_TWO_PASS` (`always` | `never`, a
-/// tuning override for experiments) or else from the tap pairs per output: two passes cost an
-/// intermediate's traffic but `taps_y + taps_x` work per output instead of `taps_y * taps_x`.
-/// Scalar gathers (NCHW) turn the corner earlier than gathers of channel vectors (NHWC), whose
-/// loads are already wide. Thresholds measured on an H200 (docs/PERFORMANCE.md).
-fn two_pass(tap_pairs: f64, channel_vectors: bool) -> bool {
-    match std::env::var("INTERP_TWO_PASS").as_deref() {
-        Ok("always") => true,
-        Ok("never") => false,
-        _ => tap_pairs > if channel_vectors { 64.0 } else { 16.0 },
-    }
+/// How a gather is carried out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Strategy {
+    /// One kernel reading every tap pair of every output from device memory.
+    OnePass,
+    /// One axis at a time through an intermediate in the accumulator type.
+    TwoPass,
+    /// Tiles through shared memory (scalar layouts only).
+    Tiled,
 }
 
-/// `dst = rows (x) cols` applied to `src`: in one pass, or one axis at a time when the filter
-/// has many taps (the cost of one pass grows with taps_y * taps_x, of two with taps_y + taps_x
-/// plus an intermediate's traffic).
+/// The strategy for `tap_pairs` per output, from `INTERP_GATHER` (`one-pass` | `two-pass` |
+/// `tiled`, a tuning override for experiments) or else measured rules (docs/PERFORMANCE.md):
+/// gathers of channel vectors (NHWC) go one pass unless the filter has very many tap pairs;
+/// scalar gathers (NCHW) go through shared-memory tiles unless a tap pair or less per output
+/// makes the vectorized one-pass kernels cheaper.
+fn strategy(io: &GatherIo, tap_pairs: f64, channel_vectors: bool) -> Strategy {
+    let [n, c, h, _] = io.dst_view.shape;
+    let tiles_fit = n * c <= MAX_GRID && h.div_ceil(TILE_H as usize) <= MAX_GRID;
+    let chosen = match std::env::var("INTERP_GATHER").as_deref() {
+        Ok("one-pass") => Strategy::OnePass,
+        Ok("two-pass") => Strategy::TwoPass,
+        Ok("tiled") if !channel_vectors => Strategy::Tiled,
+        _ if channel_vectors => {
+            if tap_pairs > 64.0 {
+                Strategy::TwoPass
+            } else {
+                Strategy::OnePass
+            }
+        }
+        _ if tap_pairs > 1.0 => Strategy::Tiled,
+        _ => Strategy::OnePass,
+    };
+    if chosen == Strategy::Tiled && !tiles_fit {
+        return if tap_pairs > 16.0 { Strategy::TwoPass } else { Strategy::OnePass };
+    }
+    chosen
+}
+
+/// Largest cube count along the y and z axes of a grid.
+const MAX_GRID: usize = 65_535;
+
+/// `dst = rows (x) cols` applied to `src`: in one pass, in shared-memory tiles, or one axis at
+/// a time (the cost of one pass grows with taps_y * taps_x, of the others with
+/// taps_y + taps_x, plus an intermediate's traffic for two passes).
 pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
     let tap_pairs = rows.mean_taps * cols.mean_taps;
     let channel_vectors = matches!(vectorization(client, io, tap_pairs), Vectorization::Channels(v) if v > 1);
-    if !two_pass(tap_pairs, channel_vectors) {
-        return gather_pass(client, io, rows, cols);
+    match strategy(io, tap_pairs, channel_vectors) {
+        Strategy::OnePass => return gather_pass(client, io, rows, cols),
+        Strategy::Tiled => return gather_tiled(client, io, rows, cols),
+        Strategy::TwoPass => {}
     }
     let [n, c, dst_h, dst_w] = io.dst_view.shape;
     let [_, _, src_h, src_w] = io.src_view.shape;
@@ -314,18 +363,37 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
                 }
             };
         }
-        use half::{bf16, f16};
-        match (io.src_dtype, io.dst_dtype) {
-            (DType::F32, DType::F32) => launch!(f32, f32, f32),
-            (DType::F16, DType::F16) => launch!(f16, f16, f32),
-            (DType::BF16, DType::BF16) => launch!(bf16, bf16, f32),
-            (DType::F64, DType::F64) => launch!(f64, f64, f64),
-            (DType::F16, DType::F32) => launch!(f16, f32, f32),
-            (DType::F32, DType::F16) => launch!(f32, f16, f32),
-            (DType::BF16, DType::F32) => launch!(bf16, f32, f32),
-            (DType::F32, DType::BF16) => launch!(f32, bf16, f32),
-            (src, dst) => unreachable!("no gather from {src} to {dst}: intermediates are in the accumulator type"),
+        dispatch_dtypes!(io, launch);
+    }
+}
+
+/// The tiled kernel: cubes of `TILE_W x TILE_H` units over (column tile, row tile, plane).
+fn gather_tiled<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
+    let [n, c, h, w] = io.dst_view.shape;
+    let layout = GatherLayoutLaunch::new(
+        n as u32,
+        c as u32,
+        h as u32,
+        w as u32,
+        strides_arg(io.src_view.strides),
+        strides_arg(io.dst_view.strides),
+    );
+    let dim = CubeDim::new_2d(TILE_W, TILE_H);
+    let count = CubeCount::Static(
+        w.div_ceil(TILE_W as usize) as u32,
+        h.div_ceil(TILE_H as usize) as u32,
+        (n * c) as u32,
+    );
+    // SAFETY: as in `gather_pass`; every unit guards its row and column.
+    unsafe {
+        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, 1));
+        let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, 1));
+        macro_rules! launch {
+            ($fs:ty, $fd:ty, $a:ty) => {
+                separable_gather_tiled::launch_unchecked::<$fs, $fd, $a, R>(client, count, dim, src, dst, rows.arg(), cols.arg(), layout)
+            };
         }
+        dispatch_dtypes!(io, launch);
     }
 }
 

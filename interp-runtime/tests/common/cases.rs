@@ -20,8 +20,9 @@ const fn size(label: &'static str, input: [usize; 4], height: usize, width: usiz
 
 /// Up 2x, down 2x and 3x, non-integer ratios both ways, size-1 axes, a user scale factor.
 /// Four and eight channels (vectors along channels in NHWC) and widths of 8 and 10 (vectors
-/// along the width in NCHW); a wide row for strips of several outputs per unit.
-pub const GEOMETRIES: [Geometry; 9] = [
+/// along the width in NCHW); a wide row for strips of several outputs per unit; a tall
+/// downsample whose tiles read more source rows than shared memory holds.
+pub const GEOMETRIES: [Geometry; 10] = [
     size("up 2x", [2, 8, 6, 5], 12, 10),
     size("down 2x", [2, 4, 12, 16], 6, 8),
     size("down 3x", [1, 3, 12, 9], 4, 3),
@@ -30,6 +31,7 @@ pub const GEOMETRIES: [Geometry; 9] = [
     size("1->4 x 7->1", [1, 2, 1, 7], 4, 1),
     size("4->1 x 1->3", [1, 2, 4, 1], 1, 3),
     size("3->2 x 160->72", [1, 2, 3, 160], 2, 72),
+    size("200->2 x 3->3", [1, 2, 200, 3], 2, 3),
     Geometry {
         label: "scale 1.7 x 0.6",
         input: [1, 2, 7, 6],
