@@ -239,28 +239,35 @@ pub fn separable_gather_tiled<FS: Float, FD: Float, A: Float>(
     let s = layout.src_strides;
     let d = layout.dst_strides;
     let base = n * s.n + c * s.c;
-    let p_end = u32::min(p0 + TILE_H, layout.height);
 
-    // Source rows of the tile: [window[0], window[1]), empty when no row has taps. A scan of
-    // every entry: adjoint rows skip zero weights, so their first entries need not be monotone.
-    let mut window = SharedMemory::<u32>::new(2usize);
-    if tx == 0 && ty == 0 {
-        let mut first = 0xFFFF_FFFFu32;
-        let mut end = 0u32;
-        for row in p0..p_end {
-            let slots = row * rows.width;
-            for a in 0..rows.count[row as usize] {
-                let index = rows.index[(slots + a) as usize];
-                first = u32::min(first, index);
-                end = u32::max(end, index + 1);
+    // Source rows of the tile: [first, end), empty when no row has taps. Each row's entries
+    // are ascending, so a row spans its first to its last entry; one unit per row reads those
+    // two, and every unit combines the tile's rows from shared memory.
+    let mut row_first = SharedMemory::<u32>::new(TILE_H as usize);
+    let mut row_end = SharedMemory::<u32>::new(TILE_H as usize);
+    if tx == 0 {
+        let mut lo = 0xFFFF_FFFFu32;
+        let mut hi = 0u32;
+        if p < layout.height {
+            let count = rows.count[p as usize];
+            if count > 0 {
+                let slots = p * rows.width;
+                lo = rows.index[slots as usize];
+                hi = rows.index[(slots + count - 1) as usize] + 1;
             }
         }
-        window[0] = u32::min(first, end);
-        window[1] = end;
+        row_first[ty as usize] = lo;
+        row_end[ty as usize] = hi;
     }
     sync_cube();
-    let first = window[0];
-    let source_rows = window[1] - first;
+    let mut first = 0xFFFF_FFFFu32;
+    let mut end = 0u32;
+    for k in 0..TILE_H {
+        first = u32::min(first, row_first[k as usize]);
+        end = u32::max(end, row_end[k as usize]);
+    }
+    first = u32::min(first, end);
+    let source_rows = end - first;
 
     if source_rows <= TILE_SOURCE_ROWS {
         let mut tile = SharedMemory::<A>::new((TILE_SOURCE_ROWS * TILE_W) as usize);
