@@ -169,8 +169,8 @@ enum Strategy {
 /// The strategy for `tap_pairs` per output, from `INTERP_GATHER` (`one-pass` | `two-pass` |
 /// `tiled`, a tuning override for experiments) or else measured rules (docs/PERFORMANCE.md):
 /// gathers of channel vectors (NHWC) go one pass unless the filter has very many tap pairs;
-/// scalar gathers (NCHW) go through shared-memory tiles unless a tap pair or less per output
-/// makes the vectorized one-pass kernels cheaper.
+/// scalar gathers (NCHW) go through shared-memory tiles unless four tap pairs or fewer per
+/// output make the one-pass kernels cheaper.
 fn strategy(io: &GatherIo, tap_pairs: f64, channel_vectors: bool) -> Strategy {
     let [n, c, h, _] = io.dst_view.shape;
     let tiles_fit = n * c <= MAX_GRID && h.div_ceil(TILE_H as usize) <= MAX_GRID;
@@ -185,7 +185,7 @@ fn strategy(io: &GatherIo, tap_pairs: f64, channel_vectors: bool) -> Strategy {
                 Strategy::OnePass
             }
         }
-        _ if tap_pairs > 1.0 => Strategy::Tiled,
+        _ if tap_pairs > 4.0 => Strategy::Tiled,
         _ => Strategy::OnePass,
     };
     if chosen == Strategy::Tiled && !tiles_fit {
