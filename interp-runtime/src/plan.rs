@@ -82,14 +82,7 @@ fn output_length(
 }
 
 /// Plans one axis of a resize with filter `desc`.
-pub fn plan_axis(
-    axis: &'static str,
-    desc: &FilterDesc,
-    in_len: usize,
-    out_len: usize,
-    factor: Option<f64>,
-    align_corners: bool,
-) -> AxisPlan {
+pub fn plan_axis(desc: &FilterDesc, in_len: usize, out_len: usize, factor: Option<f64>, align_corners: bool) -> AxisPlan {
     let rule = desc.rule();
     let scale: f32 = if align_corners {
         if out_len > 1 {
@@ -103,7 +96,6 @@ pub fn plan_axis(
             _ => in_len as f32 / out_len as f32,
         }
     };
-    let _ = axis;
     let widen = desc.antialias && scale >= 1.0;
     let base_support = desc.support as f32;
     let support = if widen { base_support * scale } else { base_support };
@@ -179,8 +171,8 @@ pub fn plan(desc: &FilterDesc, input: [usize; 4], options: &ResizeOptions) -> Re
             )
         }
     };
-    let rows = plan_axis("height", desc, h, out_h, fh, options.align_corners);
-    let cols = plan_axis("width", desc, w, out_w, fw, options.align_corners);
+    let rows = plan_axis(desc, h, out_h, fh, options.align_corners);
+    let cols = plan_axis(desc, w, out_w, fw, options.align_corners);
     check_index_range(&rows)?;
     check_index_range(&cols)?;
     Ok(Plan {
@@ -220,7 +212,7 @@ mod tests {
     fn pytorch_scale_rules() {
         let bilinear = Mode::Bilinear.desc();
         // Explicit size: in/out.
-        let p = plan_axis("w", &bilinear, 5, 13, None, false);
+        let p = plan_axis(&bilinear, 5, 13, None, false);
         assert_eq!(p.scale, 5.0f32 / 13.0);
         // Given factor, not recomputed: 1/factor, out = floor(in * factor).
         let opts = ResizeOptions {
@@ -236,16 +228,16 @@ mod tests {
         assert_eq!(plan.rows.scale, (1.0 / 2.5f64) as f32);
         assert_eq!(plan.cols.scale, (1.0 / 0.3f64) as f32);
         // align_corners: (in-1)/(out-1), 0 for a single output.
-        assert_eq!(plan_axis("w", &bilinear, 4, 7, None, true).scale, 0.5);
-        assert_eq!(plan_axis("w", &bilinear, 4, 1, None, true).scale, 0.0);
+        assert_eq!(plan_axis(&bilinear, 4, 7, None, true).scale, 0.5);
+        assert_eq!(plan_axis(&bilinear, 4, 1, None, true).scale, 0.0);
     }
 
     #[test]
     fn antialias_widens_only_when_downsampling() {
         let aa = Mode::BicubicAa.desc();
-        let down = plan_axis("w", &aa, 12, 4, None, false);
+        let down = plan_axis(&aa, 12, 4, None, false);
         assert_eq!((down.support, down.filter_scale, down.taps), (6.0, 1.0 / 3.0, 13));
-        let up = plan_axis("w", &aa, 4, 12, None, false);
+        let up = plan_axis(&aa, 4, 12, None, false);
         assert_eq!((up.support, up.filter_scale, up.taps), (2.0, 1.0, 5));
     }
 }

@@ -121,7 +121,7 @@ mod tests {
 
     fn taps(mode: Mode, n_in: usize, n_out: usize, align: bool) -> AxisTaps {
         let desc = mode.desc();
-        axis_taps(&desc, |x| mode.weight_f64(x), &plan_axis("w", &desc, n_in, n_out, None, align))
+        axis_taps(&desc, |x| mode.weight_f64(x), &plan_axis(&desc, n_in, n_out, None, align))
     }
 
     #[test]
