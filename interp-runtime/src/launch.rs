@@ -257,6 +257,15 @@ enum Vectorization {
     Strips(u32),
 }
 
+/// Most tap pairs per output for which interleaved strips beat one output per unit, from
+/// `INTERP_STRIP_MAX_PAIRS` (a tuning override for experiments) or 1.
+fn strip_max_pairs() -> f64 {
+    std::env::var("INTERP_STRIP_MAX_PAIRS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1.0)
+}
+
 /// Upper bound on vector widths, from `INTERP_MAX_VECTOR` (a tuning override for
 /// experiments; unset means no bound).
 fn max_vector() -> usize {
@@ -287,15 +296,19 @@ fn vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, tap_pairs
         return Vectorization::Channels(v);
     }
     let dst = &io.dst_view;
-    if dst.strides[3] != 1 || width == 1 || tap_pairs > 1.0 {
+    if dst.strides[3] != 1 || width == 1 {
         return Vectorization::Channels(1);
     }
     // Vector stores pay off while neighbouring units read neighbouring source columns; a
-    // wider source would make each load instruction strided.
-    if io.src_view.shape[3] <= width {
+    // wider source would make each load instruction strided: interleaved strips instead.
+    let wider_source = io.src_view.shape[3] > width;
+    if !wider_source && tap_pairs <= 1.0 {
         if let Some(v) = sizes.find(|&v| v > 1 && width.is_multiple_of(v) && divides(dst, v, &[0, 1, 2])) {
             return Vectorization::Width(v);
         }
+    }
+    if tap_pairs > if wider_source { strip_max_pairs() } else { 1.0 } {
+        return Vectorization::Channels(1);
     }
     let strip = (width / STRIP_GROUP as usize).clamp(1, 4).min(cap);
     Vectorization::Strips(strip as u32)
