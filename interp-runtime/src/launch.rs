@@ -258,12 +258,13 @@ enum Vectorization {
 }
 
 /// Most tap pairs per output for which interleaved strips beat one output per unit, from
-/// `INTERP_STRIP_MAX_PAIRS` (a tuning override for experiments) or 1.
+/// `INTERP_STRIP_MAX_PAIRS` (a tuning override for experiments) or 4 (measured:
+/// docs/bench-v7-strips.txt).
 fn strip_max_pairs() -> f64 {
     std::env::var("INTERP_STRIP_MAX_PAIRS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(1.0)
+        .unwrap_or(4.0)
 }
 
 /// Upper bound on vector widths, from `INTERP_MAX_VECTOR` (a tuning override for
