@@ -6,17 +6,11 @@ use std::path::{Path, PathBuf};
 
 use syn::Item;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// Write the snapshots.
-    Overwrite,
-    /// Fail when a snapshot is missing or stale.
-    Check,
-}
+use crate::Action;
 
 const REGENERATE: &str = "cargo xtask codegen";
 
-pub fn run(mode: Mode) -> Result<(), String> {
+pub fn run(action: Action) -> Result<(), String> {
     let root = crate::project_root();
     let modes_dir = root.join("interp-kernels/src/modes");
     let snapshot_dir = root.join("interp-kernels/snapshots");
@@ -24,7 +18,7 @@ pub fn run(mode: Mode) -> Result<(), String> {
     for source in sorted_files(&modes_dir, "rs")? {
         expected.extend(expand_file(&root, &source)?);
     }
-    if mode == Mode::Overwrite {
+    if action == Action::Overwrite {
         fs::create_dir_all(&snapshot_dir).map_err(|e| e.to_string())?;
     }
     let mut stale = Vec::new();
@@ -34,12 +28,12 @@ pub fn run(mode: Mode) -> Result<(), String> {
         if current.as_deref() == Some(text.as_str()) {
             continue;
         }
-        match mode {
-            Mode::Overwrite => {
+        match action {
+            Action::Overwrite => {
                 fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
                 println!("wrote {}", path.display());
             }
-            Mode::Check => stale.push(path.display().to_string()),
+            Action::Check => stale.push(path.display().to_string()),
         }
     }
     // Snapshots whose declaration is gone are stale too.
@@ -51,9 +45,9 @@ pub fn run(mode: Mode) -> Result<(), String> {
             .trim_end_matches(".rs.snap")
             .to_string();
         if !expected.iter().any(|(name, _)| *name == stem) {
-            match mode {
-                Mode::Overwrite => fs::remove_file(&path).map_err(|e| e.to_string())?,
-                Mode::Check => stale.push(format!("{} (no such declaration)", path.display())),
+            match action {
+                Action::Overwrite => fs::remove_file(&path).map_err(|e| e.to_string())?,
+                Action::Check => stale.push(format!("{} (no such declaration)", path.display())),
             }
         }
     }

@@ -2,23 +2,26 @@
 //!
 //! - `verify`: every check CI runs (fmt, clippy, tests, UI tests, codegen snapshots).
 //! - `codegen`: regenerate the committed expansion snapshots of the built-in modes.
+//! - `filters`: redraw `docs/filters.svg`, every mode's weight and frequency response.
 //! - `gpu-bundle`: build the CUDA tests, demo and bench into `.gpu/bin` for the GPU machine.
 
 mod cmd;
 mod codegen;
+mod filters;
 mod gpu;
 mod verify;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <verify | codegen | gpu-bundle>";
+const USAGE: &str = "usage: cargo xtask <verify | codegen | filters | gpu-bundle>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("verify") => verify::run(),
-        Some("codegen") => codegen::run(codegen::Mode::Overwrite),
+        Some("codegen") => codegen::run(Action::Overwrite),
+        Some("filters") => filters::run(Action::Overwrite),
         Some("gpu-bundle") => gpu::run(),
         _ => Err(USAGE.to_string()),
     };
@@ -29,6 +32,15 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// What to do with a generated file.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Write it.
+    Overwrite,
+    /// Fail when it is missing or stale.
+    Check,
 }
 
 /// The workspace root (xtask lives one level below it).
