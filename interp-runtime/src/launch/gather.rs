@@ -1,0 +1,175 @@
+//! Launching the gather kernels: one pass, tiled, or two passes through an intermediate.
+
+use cubecl::prelude::*;
+use cubecl::server::Handle;
+use interp_kernels::gather::{
+    separable_gather, separable_gather_along_width, separable_gather_strips, separable_gather_tiled, GatherLayoutLaunch, Sequence4Launch,
+    STRIP_GROUP, TILE_H, TILE_W,
+};
+
+use super::choice::{strategy, vectorization, Strategy, Vectorization};
+use super::table::DeviceTable;
+use super::{dispatch_dtypes, UNITS_PER_CUBE};
+use crate::dtype::DType;
+use crate::tensor::Checked4;
+
+/// Source and destination of one gather, already validated.
+pub(crate) struct GatherIo<'a> {
+    pub src: &'a Handle,
+    pub src_view: Checked4,
+    pub src_dtype: DType,
+    pub dst: &'a Handle,
+    pub dst_view: Checked4,
+    pub dst_dtype: DType,
+}
+
+/// `dst = rows (x) cols` applied to `src`: in one pass, in shared-memory tiles, or one axis at
+/// a time (the cost of one pass grows with taps_y * taps_x, of the others with
+/// taps_y + taps_x, plus an intermediate's traffic for two passes).
+pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
+    let tap_pairs = rows.mean_taps * cols.mean_taps;
+    let channel_vectors = matches!(vectorization(client, io, tap_pairs), Vectorization::Channels(v) if v > 1);
+    match strategy(io, tap_pairs, channel_vectors) {
+        Strategy::OnePass => return gather_pass(client, io, rows, cols),
+        Strategy::Tiled => return gather_tiled(client, io, rows, cols),
+        Strategy::TwoPass => {}
+    }
+    let [n, c, dst_h, dst_w] = io.dst_view.shape;
+    let [_, _, src_h, src_w] = io.src_view.shape;
+    // Resample first along the axis that leaves the smaller intermediate.
+    let width_first = src_h * dst_w <= dst_h * src_w;
+    let shape = if width_first { [n, c, src_h, dst_w] } else { [n, c, dst_h, src_w] };
+    let [_, _, h, w] = shape;
+    let d = io.dst_view.strides;
+    let channels_last = c > 1 && d[1] <= d[3] && d[1] <= d[2];
+    let strides = if channels_last {
+        [h * w * c, 1, w * c, c]
+    } else {
+        [c * h * w, h * w, w, 1]
+    };
+    let acc = io.dst_dtype.accumulator();
+    let tmp = client.empty(shape.iter().product::<usize>() * acc.size());
+    let tmp_view = Checked4 { shape, strides };
+    let first = GatherIo {
+        dst: &tmp,
+        dst_view: tmp_view,
+        dst_dtype: acc,
+        ..*io
+    };
+    let second = GatherIo {
+        src: &tmp,
+        src_view: tmp_view,
+        src_dtype: acc,
+        ..*io
+    };
+    if width_first {
+        gather_pass(client, &first, &DeviceTable::identity(client, src_h), cols);
+        gather_pass(client, &second, rows, &DeviceTable::identity(client, dst_w));
+    } else {
+        gather_pass(client, &first, rows, &DeviceTable::identity(client, src_w));
+        gather_pass(client, &second, &DeviceTable::identity(client, dst_h), cols);
+    }
+}
+
+fn strides_arg<R: Runtime>(strides: [usize; 4]) -> Sequence4Launch<R> {
+    let s = strides.map(|s| s as u32);
+    Sequence4Launch::new(s[0], s[1], s[2], s[3])
+}
+
+/// One launch of a gather kernel: `dst = rows (x) cols` applied to `src`, per (n, c) plane.
+fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
+    let [n, c, h, w] = io.dst_view.shape;
+    let vectorization = vectorization(client, io, rows.mean_taps * cols.mean_taps);
+    // Units, and strides in the units each tensor is indexed in.
+    let (units_c, units_w, vector, src_vector) = match vectorization {
+        Vectorization::Channels(v) => (c / v, w, v, v),
+        Vectorization::Width(v) => (c, w / v, v, 1),
+        Vectorization::Strips(_) => (c, w, 1, 1),
+    };
+    let in_vectors = |strides: [usize; 4], v: usize| strides.map(|s| s / v);
+    let mut src_strides = in_vectors(io.src_view.strides, src_vector);
+    let mut dst_strides = in_vectors(io.dst_view.strides, vector);
+    if let Vectorization::Channels(v) = vectorization {
+        // Channels are contiguous and the channel index counts vectors.
+        if v > 1 {
+            src_strides[1] = 1;
+            dst_strides[1] = 1;
+        }
+    }
+    let layout = GatherLayoutLaunch::new(
+        n as u32,
+        units_c as u32,
+        h as u32,
+        units_w as u32,
+        strides_arg(src_strides),
+        strides_arg(dst_strides),
+    );
+    let units = match vectorization {
+        Vectorization::Strips(strip) => n * c * h * w.div_ceil(STRIP_GROUP as usize * strip as usize) * STRIP_GROUP as usize,
+        _ => n * units_c * h * units_w,
+    };
+    let dim = CubeDim::new_1d(UNITS_PER_CUBE);
+    let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
+    // Channels fastest when they are the destination's innermost dimension (NHWC).
+    let d = io.dst_view.strides;
+    let channels_last = c > 1 && d[1] <= d[3] && d[1] <= d[2];
+    // SAFETY: shapes, strides and buffer extents were validated; every unit guards its index,
+    // and the lengths below are in elements, rounded up to whole vectors.
+    unsafe {
+        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, src_vector));
+        let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, vector));
+        macro_rules! launch {
+            ($fs:ty, $fd:ty, $a:ty) => {
+                match vectorization {
+                    Vectorization::Channels(v) => separable_gather::launch_unchecked::<$fs, $fd, $a, R>(
+                        client, count, dim, v, src, dst, rows.arg(), cols.arg(), layout, channels_last,
+                    ),
+                    Vectorization::Width(v) => separable_gather_along_width::launch_unchecked::<$fs, $fd, $a, R>(
+                        client, count, dim, v, 1, src, dst, rows.arg(), cols.arg(), layout,
+                    ),
+                    Vectorization::Strips(strip) => separable_gather_strips::launch_unchecked::<$fs, $fd, $a, R>(
+                        client, count, dim, 1, src, dst, rows.arg(), cols.arg(), layout, strip,
+                    ),
+                }
+            };
+        }
+        dispatch_dtypes!(io, launch);
+    }
+}
+
+/// The tiled kernel: cubes of `TILE_W x TILE_H` units over (column tile, row tile, plane).
+fn gather_tiled<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
+    let [n, c, h, w] = io.dst_view.shape;
+    let layout = GatherLayoutLaunch::new(
+        n as u32,
+        c as u32,
+        h as u32,
+        w as u32,
+        strides_arg(io.src_view.strides),
+        strides_arg(io.dst_view.strides),
+    );
+    let dim = CubeDim::new_2d(TILE_W, TILE_H);
+    let count = CubeCount::Static(
+        w.div_ceil(TILE_W as usize) as u32,
+        h.div_ceil(TILE_H as usize) as u32,
+        (n * c) as u32,
+    );
+    // SAFETY: as in `gather_pass`; every unit guards its row and column.
+    unsafe {
+        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, 1));
+        let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, 1));
+        macro_rules! launch {
+            ($fs:ty, $fd:ty, $a:ty) => {
+                separable_gather_tiled::launch_unchecked::<$fs, $fd, $a, R>(client, count, dim, src, dst, rows.arg(), cols.arg(), layout)
+            };
+        }
+        dispatch_dtypes!(io, launch);
+    }
+}
+
+/// Elements from the first to one past the last element of a view, rounded up to a whole
+/// number of vectors.
+fn extent(view: &Checked4, vector: usize) -> usize {
+    let last: usize = view.shape.iter().zip(view.strides).map(|(&n, s)| (n - 1) * s).sum();
+    (last + 1).next_multiple_of(vector)
+}
