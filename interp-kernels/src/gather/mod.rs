@@ -1,0 +1,115 @@
+//! The resampling kernels: a separable gather through two per-axis tables.
+//!
+//! Forward reads the input through the forward tables; backward reads `grad_out` through the
+//! adjoint tables. Each unit owns its destination elements (a vector of channels when the
+//! channels are contiguous), sums in the accumulator type `A` (f32 for f16/bf16/f32), and
+//! writes once: no atomics, a fixed summation order, bitwise-reproducible results. Source and
+//! destination element types may differ (`FS`, `FD`) so that a two-pass resample (one axis at
+//! a time, through an identity table on the other) keeps its intermediate in `A`.
+
+use cubecl::prelude::*;
+
+mod tiled;
+mod width;
+
+pub use tiled::{separable_gather_tiled, TILE_H, TILE_SOURCE_ROWS, TILE_W};
+pub use width::{separable_gather_along_width, separable_gather_strips, STRIP_GROUP};
+
+/// A per-axis table as the gather reads it: `width` slots per destination index.
+#[derive(CubeType, CubeLaunch)]
+pub struct AxisTable {
+    pub index: Array<u32>,
+    pub weight: Array<f32>,
+    pub count: Array<u32>,
+    pub width: u32,
+}
+
+/// Shape of the destination and strides of both tensors, in vectors (not elements).
+#[derive(CubeType, CubeLaunch, Clone, Copy)]
+pub struct GatherLayout {
+    pub batch: u32,
+    pub channels: u32,
+    pub height: u32,
+    pub width: u32,
+    pub src_strides: Sequence4,
+    pub dst_strides: Sequence4,
+}
+
+/// Strides of an NCHW-indexed tensor, in vectors.
+#[derive(CubeType, CubeLaunch, Clone, Copy)]
+pub struct Sequence4 {
+    pub n: u32,
+    pub c: u32,
+    pub h: u32,
+    pub w: u32,
+}
+
+/// `sum_a sum_b rows.weight[p, a] * cols.weight[q, b] * src[base + rows.index[p, a] * s_h + cols.index[q, b] * s_w]`,
+/// in the accumulator type, over vectors of `M` channels.
+#[cube]
+pub(crate) fn weighted_sum<FS: Float, A: Float, M: Size>(
+    src: &Array<Vector<FS, M>>,
+    base: u32,
+    strides: Sequence4,
+    rows: &AxisTable,
+    p: u32,
+    cols: &AxisTable,
+    q: u32,
+) -> Vector<A, M> {
+    let row_slots = p * rows.width;
+    let col_slots = q * cols.width;
+    let row_count = rows.count[p as usize];
+    let col_count = cols.count[q as usize];
+    let mut acc = Vector::<A, M>::new(A::from_int(0));
+    for a in 0..row_count {
+        let slot = (row_slots + a) as usize;
+        let row_base = base + rows.index[slot] * strides.h;
+        let mut line = Vector::<A, M>::new(A::from_int(0));
+        for b in 0..col_count {
+            let cslot = (col_slots + b) as usize;
+            let value = Vector::<A, M>::cast_from(src[(row_base + cols.index[cslot] * strides.w) as usize]);
+            line += value * Vector::new(A::cast_from(cols.weight[cslot]));
+        }
+        acc += line * Vector::new(A::cast_from(rows.weight[slot]));
+    }
+    acc
+}
+
+/// `dst[n, c, p, q] = sum_a sum_b rows.weight[p, a] * cols.weight[q, b] * src[n, c, rows.index[p, a], cols.index[q, b]]`,
+/// one unit per destination vector of `N` channels (`N = 1` for a scalar per unit).
+///
+/// `channels_last` orders units with channels fastest (coalesced for NHWC), else width fastest.
+#[cube(launch_unchecked)]
+pub fn separable_gather<FS: Float, FD: Float, A: Float, N: Size>(
+    src: &Array<Vector<FS, N>>,
+    dst: &mut Array<Vector<FD, N>>,
+    rows: &AxisTable,
+    cols: &AxisTable,
+    layout: GatherLayout,
+    #[comptime] channels_last: bool,
+) {
+    let total = layout.batch * layout.channels * layout.height * layout.width;
+    let unit = ABSOLUTE_POS as u32;
+    if unit >= total {
+        terminate!();
+    }
+    let mut rest = unit;
+    let mut c = 0u32;
+    if comptime!(channels_last) {
+        c = rest % layout.channels;
+        rest /= layout.channels;
+    }
+    let q = rest % layout.width;
+    rest /= layout.width;
+    let p = rest % layout.height;
+    rest /= layout.height;
+    if comptime!(!channels_last) {
+        c = rest % layout.channels;
+        rest /= layout.channels;
+    }
+    let n = rest;
+    let s = layout.src_strides;
+    let sum = weighted_sum::<FS, A, N>(src, n * s.n + c * s.c, s, rows, p, cols, q);
+    let d = layout.dst_strides;
+    dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = Vector::cast_from(sum);
+}
