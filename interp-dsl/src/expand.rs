@@ -1,7 +1,8 @@
 //! Model -> Rust. Infallible: everything was checked in `validate`.
 //!
-//! One declaration becomes a unit struct, its `Filter` impl (description + f64 weight) and its
-//! `#[cube] FilterWeight` impl (f32 weight). Both weights are emitted from the same
+//! One declaration becomes a unit struct, its `Filter` impl (description + f64 weight), its
+//! `#[cube] FilterWeight` impl (f32 weight), and its two table kernels with their launchers
+//! (`FilterKernels`). Both weights are emitted from the same
 //! [`WeightExpr`] by [`emit`], so they cannot drift apart.
 
 use proc_macro2::{Literal, TokenStream};
@@ -65,6 +66,7 @@ pub fn expand(model: &FilterModel) -> TokenStream {
     let host = weight_body(model, Precision::F64);
     let device = weight_body(model, Precision::F32);
     let support = Literal::f64_suffixed(*support);
+    let module = format_ident!("__interp_filter_{}", ident);
     quote! {
         #(#attrs)*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -86,8 +88,12 @@ pub fn expand(model: &FilterModel) -> TokenStream {
             }
         }
 
+        // A module rather than a `const _` block: the kernels' generated launch modules
+        // import from their parent module.
+        #[doc(hidden)]
         #[allow(non_snake_case, unused_variables, clippy::all)]
-        const _: () = {
+        mod #module {
+            use super::#ident;
             use ::interp_kernels::cubecl;
             use ::interp_kernels::cubecl::prelude::*;
 
@@ -98,7 +104,59 @@ pub fn expand(model: &FilterModel) -> TokenStream {
                     #device
                 }
             }
-        };
+
+            #[cube(launch_unchecked)]
+            fn forward_table(
+                geom: ::interp_kernels::taps::AxisGeometry,
+                index: &mut Array<u32>,
+                weight: &mut Array<f32>,
+                count: &mut Array<u32>,
+                #[comptime] rule: ::interp_kernels::TapRule,
+            ) {
+                ::interp_kernels::tables::forward_table_row::<#ident>(&geom, index, weight, count, rule);
+            }
+
+            #[cube(launch_unchecked)]
+            fn adjoint_table(
+                geom: ::interp_kernels::taps::AxisGeometry,
+                width: u32,
+                index: &mut Array<u32>,
+                weight: &mut Array<f32>,
+                count: &mut Array<u32>,
+                #[comptime] rule: ::interp_kernels::TapRule,
+            ) {
+                ::interp_kernels::tables::adjoint_table_row::<#ident>(&geom, width, index, weight, count, rule);
+            }
+
+            impl ::interp_kernels::FilterKernels for #ident {
+                unsafe fn launch_forward_table<R: Runtime>(
+                    client: &ComputeClient<R>,
+                    cube_count: CubeCount,
+                    cube_dim: CubeDim,
+                    geom: ::interp_kernels::taps::AxisGeometryLaunch<R>,
+                    index: ArrayArg<R>,
+                    weight: ArrayArg<R>,
+                    count: ArrayArg<R>,
+                ) {
+                    let rule = <#ident as ::interp_kernels::Filter>::DESC.rule();
+                    unsafe { forward_table::launch_unchecked::<R>(client, cube_count, cube_dim, geom, index, weight, count, rule) }
+                }
+
+                unsafe fn launch_adjoint_table<R: Runtime>(
+                    client: &ComputeClient<R>,
+                    cube_count: CubeCount,
+                    cube_dim: CubeDim,
+                    geom: ::interp_kernels::taps::AxisGeometryLaunch<R>,
+                    width: u32,
+                    index: ArrayArg<R>,
+                    weight: ArrayArg<R>,
+                    count: ArrayArg<R>,
+                ) {
+                    let rule = <#ident as ::interp_kernels::Filter>::DESC.rule();
+                    unsafe { adjoint_table::launch_unchecked::<R>(client, cube_count, cube_dim, geom, width, index, weight, count, rule) }
+                }
+            }
+        }
     }
 }
 

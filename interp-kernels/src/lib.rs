@@ -1,9 +1,9 @@
 //! Built-in interpolation modes and the shared `#[cube]` building blocks of interp.
 //!
 //! A mode is a declaration (`interp_macros::filter!`) that yields a [`Filter`]: a host
-//! description and a `#[cube]` weight. Every mode runs through the same three kernels:
-//! [`tables::build_forward_table`], [`tables::build_adjoint_table`] and
-//! [`gather::separable_gather`].
+//! description, a `#[cube]` weight, and the mode's two table kernels (bodies
+//! [`tables::forward_table_row`] and [`tables::adjoint_table_row`] instantiated with its weight).
+//! The gather kernels in [`gather`] then resample through those tables for every mode.
 
 extern crate self as interp_kernels;
 
@@ -14,7 +14,7 @@ pub mod tables;
 pub mod taps;
 
 pub use cubecl;
-pub use filter::{Filter, FilterDesc, FilterWeight};
+pub use filter::{Filter, FilterDesc, FilterKernels, FilterWeight};
 pub use geometry::{Border, Mapping, TapRule};
 
 pub mod modes;

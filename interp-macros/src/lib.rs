@@ -23,7 +23,8 @@
 use proc_macro::TokenStream;
 
 /// Declares a filter: a unit struct implementing `interp_kernels::Filter` (description and f64
-/// weight) and `interp_kernels::FilterWeight` (the `#[cube]` f32 weight).
+/// weight), `interp_kernels::FilterWeight` (the `#[cube]` f32 weight) and
+/// `interp_kernels::FilterKernels` (the mode's forward and adjoint table kernels).
 #[proc_macro]
 pub fn filter(input: TokenStream) -> TokenStream {
     interp_dsl::expand_declaration(input.into()).into()
