@@ -33,6 +33,15 @@ pub(crate) struct Checked4 {
     pub strides: [usize; 4],
 }
 
+impl Checked4 {
+    /// Whether channels are the innermost dimension (NHWC-like), so units should run with
+    /// channels fastest.
+    pub fn channels_last(&self) -> bool {
+        let d = self.strides;
+        self.shape[1] > 1 && d[1] <= d[3] && d[1] <= d[2]
+    }
+}
+
 /// Checks rank, emptiness, dtype and that every element lies inside the buffer.
 pub(crate) fn check_tensor(name: &'static str, t: &TensorRef, dtype: DType) -> Result<Checked4, InterpError> {
     if t.shape.len() != 4 {

@@ -9,9 +9,27 @@ use interp_kernels::gather::{
 
 use super::choice::{strategy, vectorization, Strategy, Vectorization};
 use super::table::DeviceTable;
-use super::{dispatch_dtypes, UNITS_PER_CUBE};
+use super::UNITS_PER_CUBE;
 use crate::dtype::DType;
 use crate::tensor::Checked4;
+
+/// Calls `$launch!(source type, destination type, accumulator type)` for the dtypes of `$io`.
+macro_rules! dispatch_dtypes {
+    ($io:expr, $launch:ident) => {{
+        use half::{bf16, f16};
+        match ($io.src_dtype, $io.dst_dtype) {
+            (DType::F32, DType::F32) => $launch!(f32, f32, f32),
+            (DType::F16, DType::F16) => $launch!(f16, f16, f32),
+            (DType::BF16, DType::BF16) => $launch!(bf16, bf16, f32),
+            (DType::F64, DType::F64) => $launch!(f64, f64, f64),
+            (DType::F16, DType::F32) => $launch!(f16, f32, f32),
+            (DType::F32, DType::F16) => $launch!(f32, f16, f32),
+            (DType::BF16, DType::F32) => $launch!(bf16, f32, f32),
+            (DType::F32, DType::BF16) => $launch!(f32, bf16, f32),
+            (src, dst) => unreachable!("no gather from {src} to {dst}: intermediates are in the accumulator type"),
+        }
+    }};
+}
 
 /// Source and destination of one gather, already validated.
 pub(crate) struct GatherIo<'a> {
@@ -40,9 +58,7 @@ pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows:
     let width_first = src_h * dst_w <= dst_h * src_w;
     let shape = if width_first { [n, c, src_h, dst_w] } else { [n, c, dst_h, src_w] };
     let [_, _, h, w] = shape;
-    let d = io.dst_view.strides;
-    let channels_last = c > 1 && d[1] <= d[3] && d[1] <= d[2];
-    let strides = if channels_last {
+    let strides = if io.dst_view.channels_last() {
         [h * w * c, 1, w * c, c]
     } else {
         [c * h * w, h * w, w, 1]
@@ -111,8 +127,7 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     let dim = CubeDim::new_1d(UNITS_PER_CUBE);
     let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
     // Channels fastest when they are the destination's innermost dimension (NHWC).
-    let d = io.dst_view.strides;
-    let channels_last = c > 1 && d[1] <= d[3] && d[1] <= d[2];
+    let channels_last = io.dst_view.channels_last();
     // SAFETY: shapes, strides and buffer extents were validated; every unit guards its index,
     // and the lengths below are in elements, rounded up to whole vectors.
     unsafe {
