@@ -1,8 +1,8 @@
 //! Model -> Rust. Infallible: everything was checked in `validate`.
 //!
 //! One declaration becomes a unit struct, its `Filter` impl (description + f64 weight), its
-//! `#[cube] FilterWeight` impl (f32 weight), and its two table kernels with their launchers
-//! (`FilterKernels`). Both weights are emitted from the same
+//! `#[cube] FilterWeight` impl (f32 weight), and its two table kernels with their launchers and
+//! definitions (`FilterKernels`). Both weights are emitted from the same
 //! [`WeightExpr`] by [`emit`], so they cannot drift apart.
 
 use proc_macro2::{Literal, TokenStream};
@@ -154,6 +154,18 @@ pub fn expand(model: &FilterModel) -> TokenStream {
                 ) {
                     let rule = <#ident as ::interp_kernels::Filter>::DESC.rule();
                     unsafe { adjoint_table::launch_unchecked::<R>(client, cube_count, cube_dim, geom, width, index, weight, count, rule) }
+                }
+
+                fn define_tables<R: Runtime>(client: &ComputeClient<R>, cube_dim: CubeDim) -> [KernelDefinition; 2] {
+                    use ::interp_kernels::definitions::{array, axis_geometry, settings};
+                    let rule = <#ident as ::interp_kernels::Filter>::DESC.rule();
+                    let forward = forward_table::ForwardTable::<R>::new(
+                        settings(cube_dim), client.clone(), axis_geometry(), array(), array(), array(), rule,
+                    );
+                    let adjoint = adjoint_table::AdjointTable::<R>::new(
+                        settings(cube_dim), client.clone(), axis_geometry(), (), array(), array(), array(), rule,
+                    );
+                    [forward.define(), adjoint.define()]
                 }
             }
         }

@@ -78,4 +78,8 @@ pub trait FilterKernels {
         weight: ArrayArg<R>,
         count: ArrayArg<R>,
     );
+
+    /// Definitions of the forward and adjoint table kernels, built without a launch, for
+    /// compiling them offline (see [`crate::definitions`]).
+    fn define_tables<R: Runtime>(client: &ComputeClient<R>, cube_dim: CubeDim) -> [KernelDefinition; 2];
 }

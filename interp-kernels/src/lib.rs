@@ -7,6 +7,7 @@
 
 extern crate self as interp_kernels;
 
+pub mod definitions;
 pub mod filter;
 pub mod gather;
 pub mod geometry;
@@ -18,3 +19,6 @@ pub use filter::{Filter, FilterDesc, FilterKernels, FilterWeight};
 pub use geometry::{Border, Mapping, TapRule};
 
 pub mod modes;
+
+/// Units per cube of the one-dimensional launches (tables, one-pass gathers).
+pub const UNITS_PER_CUBE: u32 = 256;

@@ -13,7 +13,7 @@ mod tiled;
 mod width;
 
 pub use tiled::{separable_gather_tiled, TILE_H, TILE_SOURCE_ROWS, TILE_W};
-pub use width::{separable_gather_along_width, separable_gather_strips, STRIP_GROUP};
+pub use width::{separable_gather_along_width, separable_gather_strips, MAX_STRIP, STRIP_GROUP};
 
 /// A per-axis table as the gather reads it: `width` slots per destination index.
 #[derive(CubeType, CubeLaunch)]

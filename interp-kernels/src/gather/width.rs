@@ -43,6 +43,9 @@ pub fn separable_gather_along_width<FS: Float, FD: Float, A: Float, N: Size, M: 
 /// touches consecutive addresses.
 pub const STRIP_GROUP: u32 = 32;
 
+/// Longest strip (outputs per unit) the runtime launches.
+pub const MAX_STRIP: u32 = 4;
+
 /// Like [`separable_gather`] for width-contiguous destinations read from a wider source (the
 /// backward of an upsample): each unit owns `strip` outputs of one row, interleaved with its
 /// group (`q = group_start + k * STRIP_GROUP + lane`), so every load and store instruction of a

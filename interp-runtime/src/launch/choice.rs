@@ -3,7 +3,7 @@
 //! (docs/PERFORMANCE.md); environment variables override them for experiments.
 
 use cubecl::prelude::*;
-use interp_kernels::gather::{STRIP_GROUP, TILE_H};
+use interp_kernels::gather::{MAX_STRIP, STRIP_GROUP, TILE_H};
 
 use super::gather::GatherIo;
 use crate::tensor::Checked4;
@@ -116,6 +116,6 @@ pub(super) fn vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo
     if tap_pairs > if wider_source { strip_max_pairs() } else { 1.0 } {
         return Vectorization::Channels(1);
     }
-    let strip = (width / STRIP_GROUP as usize).clamp(1, 4).min(cap);
+    let strip = (width / STRIP_GROUP as usize).clamp(1, MAX_STRIP as usize).min(cap);
     Vectorization::Strips(strip as u32)
 }

@@ -9,9 +9,9 @@ use interp_kernels::gather::{
 
 use super::choice::{strategy, vectorization, Strategy, Vectorization};
 use super::table::DeviceTable;
-use super::UNITS_PER_CUBE;
 use crate::dtype::DType;
 use crate::tensor::Checked4;
+use interp_kernels::UNITS_PER_CUBE;
 
 /// Calls `$launch!(source type, destination type, accumulator type)` for the dtypes of `$io`.
 macro_rules! dispatch_dtypes {

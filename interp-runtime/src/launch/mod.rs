@@ -7,6 +7,3 @@ mod table;
 
 pub(crate) use gather::{gather, GatherIo};
 pub(crate) use table::{build_table, Direction};
-
-/// Units per cube of the one-dimensional launches.
-const UNITS_PER_CUBE: u32 = 256;

@@ -6,8 +6,8 @@ use interp_kernels::gather::AxisTableLaunch;
 use interp_kernels::taps::AxisGeometryLaunch;
 use interp_kernels::Filter;
 
-use super::UNITS_PER_CUBE;
 use crate::plan::AxisPlan;
+use interp_kernels::UNITS_PER_CUBE;
 
 /// Which way a table maps: forward reads inputs per output, adjoint reads outputs per input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
