@@ -90,7 +90,7 @@ pub fn filter_tables<F: Filter, R: Runtime>(client: &ComputeClient<R>) -> Vec<Na
 /// Every gather kernel from `FS` to `FD` accumulating in `A`, with vectors of at most
 /// `max_vector` lanes.
 pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &ComputeClient<R>, max_vector: usize) -> Vec<NamedKernel> {
-    let types = format!("{}->{}", type_name_short_sanitized::<FS>(), type_name_short_sanitized::<FD>());
+    let types = format!("{}->{}", short_name::<FS>(), short_name::<FD>());
     let line = || settings(CubeDim::new_1d(UNITS_PER_CUBE));
     let widths = || (0..).map(|i| 1usize << i).take_while(|&v| v <= max_vector);
     let mut kernels = Vec::new();
@@ -151,4 +151,10 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
     );
     push(format!("gather {types} tiled"), kernel.define());
     kernels
+}
+
+/// `f16` for `half::f16`.
+fn short_name<T>() -> &'static str {
+    let full = std::any::type_name::<T>();
+    full.rsplit("::").next().unwrap_or(full)
 }

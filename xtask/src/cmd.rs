@@ -49,8 +49,8 @@ pub fn cargo_test(step: &str, args: &[&str]) -> Result<Counts, String> {
     for line in BufReader::new(stdout).lines().map_while(Result::ok) {
         println!("{line}");
         if let Some(rest) = line.strip_prefix("test result: ") {
-            counts.passed += number_before(rest, " passed");
-            counts.failed += number_before(rest, " failed");
+            counts.passed += number_before(rest, " passed").unwrap_or(0);
+            counts.failed += number_before(rest, " failed").unwrap_or(0);
         }
     }
     let status = child.wait().map_err(|e| e.to_string())?;
@@ -70,8 +70,7 @@ pub fn cargo_test(step: &str, args: &[&str]) -> Result<Counts, String> {
 }
 
 /// The number just before `label` in `text` ("ok. 4 passed; 0 failed" -> 4 for " passed").
-fn number_before(text: &str, label: &str) -> usize {
-    text.find(label)
-        .and_then(|end| text[..end].rsplit(|c: char| !c.is_ascii_digit()).next()?.parse().ok())
-        .unwrap_or(0)
+pub fn number_before(text: &str, label: &str) -> Option<usize> {
+    let end = text.find(label)?;
+    text[..end].rsplit(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
 }

@@ -3,18 +3,20 @@
 //! - `verify`: every check CI runs (fmt, clippy, tests, UI tests, codegen snapshots).
 //! - `codegen`: regenerate the committed expansion snapshots of the built-in modes.
 //! - `filters`: redraw `docs/filters.svg`, every mode's weight and frequency response.
+//! - `kernels`: the generated-source checks alone (CUDA, HIP, WGSL; see `kernels`).
 //! - `gpu-bundle`: build the CUDA tests, demo and bench into `.gpu/bin` for the GPU machine.
 
 mod cmd;
 mod codegen;
 mod filters;
 mod gpu;
+mod kernels;
 mod verify;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <verify | codegen | filters | gpu-bundle>";
+const USAGE: &str = "usage: cargo xtask <verify | codegen | filters | kernels | gpu-bundle>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -23,6 +25,7 @@ fn main() -> ExitCode {
         Some("codegen") => codegen::run(Action::Overwrite),
         Some("filters") => filters::run(Action::Overwrite),
         Some("gpu-bundle") => gpu::run(),
+        Some("kernels") => kernels::run().and_then(|report| verify::conclude_kernels(&report)),
         _ => Err(USAGE.to_string()),
     };
     match result {

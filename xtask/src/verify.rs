@@ -1,6 +1,7 @@
 //! `cargo xtask verify`: every check, in order, stopping at the first failure.
 
 use crate::cmd::{cargo, cargo_test};
+use crate::kernels::{self, Report};
 use crate::{codegen, filters, Action};
 
 pub fn run() -> Result<(), String> {
@@ -9,10 +10,26 @@ pub fn run() -> Result<(), String> {
     println!("\n== generated files");
     codegen::run(Action::Check)?;
     filters::run(Action::Check)?;
+    println!("\n== generated kernels: CUDA, HIP and WGSL sources of every kernel, compiled and checked");
+    let report = kernels::run()?;
+    conclude_kernels(&report)?;
     // The UI tests (trybuild) run as part of the workspace tests, in interp-macros/tests/ui.rs.
     let counts = cargo_test("tests", &["test", "--workspace", "--", "--nocapture"])?;
     println!("\nverify: all checks passed");
+    println!("\ngenerated kernels:\n{}", report.table());
     // The plain closing line CI reads.
     println!("verify: {} passed, {} failed", counts.passed, counts.failed);
     Ok(())
+}
+
+/// Prints the kernel table; Err lists every failed kernel.
+pub fn conclude_kernels(report: &Report) -> Result<(), String> {
+    let failures = report.failures();
+    if failures.is_empty() {
+        println!("{}", report.table());
+        Ok(())
+    } else {
+        println!("{}", report.table());
+        Err(format!("{} generated kernels failed:\n{}", failures.len(), failures.join("\n")))
+    }
 }

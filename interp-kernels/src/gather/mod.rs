@@ -64,13 +64,14 @@ pub(crate) fn weighted_sum<FS: Float, A: Float, M: Size>(
     for a in 0..row_count {
         let slot = (row_slots + a) as usize;
         let row_base = base + rows.index[slot] * strides.h;
-        let mut line = Vector::<A, M>::new(A::from_int(0));
+        let row_weight = rows.weight[slot];
+        // One weight product per tap pair, no per-row partial sum: fewer live registers
+        // (ptxas spilled the partial sums of some vector widths under the 256-unit bound).
         for b in 0..col_count {
             let cslot = (col_slots + b) as usize;
             let value = Vector::<A, M>::cast_from(src[(row_base + cols.index[cslot] * strides.w) as usize]);
-            line += value * Vector::new(A::cast_from(cols.weight[cslot]));
+            acc += value * Vector::new(A::cast_from(row_weight * cols.weight[cslot]));
         }
-        acc += line * Vector::new(A::cast_from(rows.weight[slot]));
     }
     acc
 }

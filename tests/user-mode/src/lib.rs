@@ -5,33 +5,27 @@
 use interp_macros::filter;
 
 filter! {
-    /// A Gaussian (sigma 0.5) truncated at 1.5, taps renormalized at the border, widened when
-    /// downsampling.
-    pub struct Gaussian {
-        name: "gaussian",
-        support: 1.5,
+    /// Welch-windowed sinc of radius 2: `sinc(x) (1 - (x/2)^2)`, taps renormalized at the
+    /// border, widened when downsampling.
+    pub struct Welch2 {
+        name: "welch2",
+        support: 2.0,
         border: renormalize,
         antialias: true,
-        const SIGMA = 0.5,
-        weight: |x| exp(-(x * x) / (2.0 * SIGMA * SIGMA)),
+        weight: |x| {
+            let px = PI * x;
+            if x == 0.0 { 1.0 } else if abs(x) < 2.0 { sin(px) / px * (1.0 - x * x / 4.0) } else { 0.0 }
+        },
     }
 }
 
 filter! {
-    /// Mitchell-Netravali (B = C = 1/3), clamped at the border, at the input resolution.
-    pub struct Mitchell {
-        name: "mitchell",
-        support: 2.0,
+    /// Cosine interpolation: two taps like bilinear, with a raised-cosine ramp instead of a
+    /// triangle; clamped at the border.
+    pub struct CosineRamp {
+        name: "cosine-ramp",
+        support: 1.0,
         border: clamp,
-        weight: |x| {
-            let t = abs(x);
-            if t < 1.0 {
-                (7.0 * t * t * t - 12.0 * t * t + 16.0 / 3.0) / 6.0
-            } else if t < 2.0 {
-                (-7.0 / 3.0 * t * t * t + 12.0 * t * t - 20.0 * t + 32.0 / 3.0) / 6.0
-            } else {
-                0.0
-            }
-        },
+        weight: |x| if abs(x) < 1.0 { 0.5 + 0.5 * cos(PI * x) } else { 0.0 },
     }
 }

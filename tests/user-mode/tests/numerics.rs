@@ -4,7 +4,7 @@
 use interp_runtime::cubecl::prelude::*;
 use interp_runtime::testing::{download, poisoned, quantize, random, relative_error, upload, LAYOUTS};
 use interp_runtime::{interpolate_backward_with, interpolate_with, plan, reference, DType, DefaultRuntime, Filter, Resize, ResizeOptions};
-use interp_user_mode::{Gaussian, Mitchell};
+use interp_user_mode::{CosineRamp, Welch2};
 
 /// Up 2x, down 3x (antialias widens), odd sizes both ways.
 const CASES: [([usize; 4], usize, usize); 4] = [
@@ -55,11 +55,11 @@ fn check<F: Filter>() {
 }
 
 #[test]
-fn gaussian_matches_reference() {
-    check::<Gaussian>();
+fn welch2_matches_reference() {
+    check::<Welch2>();
 }
 
 #[test]
-fn mitchell_matches_reference() {
-    check::<Mitchell>();
+fn cosine_ramp_matches_reference() {
+    check::<CosineRamp>();
 }

@@ -1,0 +1,87 @@
+//! Which kernels are checked on a backend: each mode's two table kernels (the built-in modes
+//! and those of the user's crate `tests/user-mode`) and the shared gather kernels per dtype,
+//! including the mixed-type passes of a two-pass gather through an accumulator intermediate.
+
+use half::{bf16, f16};
+use interp_kernels::definitions::{filter_tables, gather_kernels, NamedKernel};
+use interp_runtime::cubecl::prelude::*;
+use interp_runtime::cubecl::wgpu::WgpuRuntime;
+use interp_runtime::{Filter, FilterVisitor, Mode};
+use interp_user_mode::{CosineRamp, Welch2};
+
+use super::sources::Backend;
+
+type Client = ComputeClient<WgpuRuntime>;
+
+/// Kernels checked together and reported on one line.
+pub struct Group {
+    /// `bilinear`, `user welch2`, `gather f16`...
+    pub label: String,
+    pub kernels: Vec<NamedKernel>,
+}
+
+/// Why a dtype's gathers are not checked on a backend, if they are not.
+pub fn skip_reason(backend: Backend, dtype: &str) -> Option<&'static str> {
+    match (backend, dtype) {
+        (Backend::Wgsl, "bf16") => Some("WGSL has no bf16"),
+        (Backend::Wgsl, "f64") => Some("WGSL has no f64"),
+        _ => None,
+    }
+}
+
+/// Dtypes of the gathers, as named in the report.
+pub const DTYPES: [&str; 4] = ["f32", "f16", "bf16", "f64"];
+
+/// Every group checked on `backend`, built with `client` (definitions need one; nothing runs).
+pub fn groups(client: &Client, backend: Backend) -> Vec<Group> {
+    let mut groups: Vec<Group> = Mode::ALL.iter().map(|mode| mode.visit(Tables { client, user: false })).collect();
+    groups.push(Tables { client, user: true }.visit::<Welch2>());
+    groups.push(Tables { client, user: true }.visit::<CosineRamp>());
+    for dtype in DTYPES {
+        if skip_reason(backend, dtype).is_none() {
+            groups.push(Group {
+                label: format!("gather {dtype}"),
+                kernels: gathers(client, backend, dtype),
+            });
+        }
+    }
+    groups
+}
+
+struct Tables<'a> {
+    client: &'a Client,
+    user: bool,
+}
+
+impl FilterVisitor for Tables<'_> {
+    type Output = Group;
+    fn visit<F: Filter>(self) -> Group {
+        let origin = if self.user { "user " } else { "" };
+        Group {
+            label: format!("{origin}{}", F::DESC.name),
+            kernels: filter_tables::<F, WgpuRuntime>(self.client),
+        }
+    }
+}
+
+/// The gathers of one dtype: same type in and out, and (below f64) the two halves of a
+/// two-pass gather, whose intermediate is f32.
+fn gathers(client: &Client, backend: Backend, dtype: &str) -> Vec<NamedKernel> {
+    fn all<FS: Float, FD: Float, A: Float>(client: &Client, backend: Backend) -> Vec<NamedKernel> {
+        let widest = size_of::<FS>().max(size_of::<FD>());
+        gather_kernels::<FS, FD, A, WgpuRuntime>(client, backend.max_vector(widest))
+    }
+    match dtype {
+        "f32" => all::<f32, f32, f32>(client, backend),
+        "f16" => [all::<f16, f16, f32>, all::<f16, f32, f32>, all::<f32, f16, f32>]
+            .iter()
+            .flat_map(|f| f(client, backend))
+            .collect(),
+        "bf16" => [all::<bf16, bf16, f32>, all::<bf16, f32, f32>, all::<f32, bf16, f32>]
+            .iter()
+            .flat_map(|f| f(client, backend))
+            .collect(),
+        "f64" => all::<f64, f64, f64>(client, backend),
+        other => unreachable!("no gathers for {other}"),
+    }
+}

@@ -1,0 +1,167 @@
+//! Generated-source checks, without a GPU: every kernel interp launches (each mode's table
+//! kernels, the shared gather kernels per dtype, the modes of a user's crate) is defined,
+//! compiled to CUDA C++, HIP C++ and WGSL by CubeCL's own compilers, then
+//! - CUDA: compiled to PTX by NVRTC for sm_90a and assembled by ptxas for its register,
+//!   spill and shared-memory report; a compile error or a spill fails;
+//! - WGSL: parsed and validated by naga;
+//! - HIP: written out (no ROCm here), its entry point and braces checked.
+//!
+//! Sources (and PTX) land in `target/kernel-sources/<backend>/` for inspection. They are not
+//! committed: CubeCL 0.10 orders local declarations and shared-memory offsets by hash-map
+//! iteration, so the same kernel's source differs from run to run in those places (the
+//! committed snapshots are of the `filter!` expansion, which is deterministic).
+
+mod catalog;
+mod cuda_tools;
+mod nvrtc;
+mod ptxas;
+mod report;
+mod sources;
+mod wgsl;
+
+use std::fs;
+use std::path::Path;
+
+use interp_runtime::cubecl::prelude::*;
+use interp_runtime::cubecl::wgpu::WgpuRuntime;
+
+pub use report::Report;
+use report::{Line, Skip};
+use sources::Backend;
+
+/// The CUDA architecture checked (the H200's).
+const CUDA_ARCH: &str = "sm_90a";
+
+pub fn run() -> Result<Report, String> {
+    let target = crate::project_root().join("target");
+    let out = target.join("kernel-sources");
+    let client = WgpuRuntime::client(&Default::default());
+    let mut report = Report::default();
+    if wgsl::validate("@compute @workgroup_size(1) fn main() { let x: u32 = 1.5; }").is_ok() {
+        return Err("naga accepted a broken shader: the WGSL check is not working".into());
+    }
+    let cuda = match cuda_tools::CudaTools::find_or_install(&target) {
+        Ok(tools) => match nvrtc::Nvrtc::load(&tools.lib_dir(), &tools.include_dir(), CUDA_ARCH) {
+            Ok(nvrtc) => {
+                cuda_canary(&nvrtc)?;
+                Some((tools, nvrtc))
+            }
+            Err(reason) => {
+                report.skips.push(Skip::new("CUDA NVRTC + ptxas", reason));
+                None
+            }
+        },
+        Err(reason) => {
+            report.skips.push(Skip::new("CUDA NVRTC + ptxas", reason));
+            None
+        }
+    };
+    report
+        .skips
+        .push(Skip::new("HIP compile", "no ROCm here: sources kept as artifacts".into()));
+    for backend in Backend::ALL {
+        let dir = out.join(backend.extension());
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for dtype in catalog::DTYPES {
+            if let Some(reason) = catalog::skip_reason(backend, dtype) {
+                report
+                    .skips
+                    .push(Skip::new(&format!("{} gather {dtype}", backend.label()), reason.into()));
+            }
+        }
+        for group in catalog::groups(&client, backend) {
+            let mut line = Line::new(backend, &group.label);
+            for kernel in group.kernels {
+                let file = dir.join(format!("{}.{}", file_stem(&kernel.name), backend.extension()));
+                let checked = check(backend, kernel.definition, &file, cuda.as_ref());
+                line.record(&kernel.name, checked);
+            }
+            report.lines.push(line);
+        }
+    }
+    Ok(report)
+}
+
+/// NVRTC must reject a broken kernel, or a pass means nothing.
+fn cuda_canary(nvrtc: &nvrtc::Nvrtc) -> Result<(), String> {
+    let broken = "extern \"C\" __global__ void k(float* out) { out[0] = undeclared; }";
+    match nvrtc.compile(broken, "canary.cu") {
+        Ok(_) => Err("NVRTC accepted a broken kernel: the CUDA check is not working".into()),
+        Err(_) => Ok(()),
+    }
+}
+
+/// What one kernel's check found.
+pub enum Checked {
+    /// Compiled (and, for CUDA with the tools, assembled: its resources).
+    Ok(Option<ptxas::Resources>),
+    Failed(String),
+}
+
+fn check(backend: Backend, definition: KernelDefinition, file: &Path, cuda: Option<&(cuda_tools::CudaTools, nvrtc::Nvrtc)>) -> Checked {
+    let outcome = (|| {
+        let source = backend.compile(definition)?;
+        fs::write(file, &source).map_err(|e| format!("{}: {e}", file.display()))?;
+        match backend {
+            Backend::Wgsl => wgsl::validate(&source).map(|()| None),
+            Backend::Hip => hip_shape(&source).map(|()| None),
+            Backend::Cuda => match cuda {
+                None => Ok(None),
+                Some((tools, nvrtc)) => {
+                    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("kernel.cu");
+                    let ptx = nvrtc.compile(&source, name)?;
+                    let ptx_file = file.with_extension("ptx");
+                    fs::write(&ptx_file, ptx).map_err(|e| format!("{}: {e}", ptx_file.display()))?;
+                    ptxas::resources(&tools.ptxas(), &ptx_file, CUDA_ARCH).map(Some)
+                }
+            },
+        }
+    })();
+    match outcome {
+        Ok(resources) => Checked::Ok(resources),
+        Err(message) => Checked::Failed(format!("{}: {message}", file.display())),
+    }
+}
+
+/// What can be checked of HIP C++ without ROCm: one `__global__` entry point, balanced braces.
+fn hip_shape(source: &str) -> Result<(), String> {
+    let entries = source.matches("extern \"C\" __global__").count();
+    let depth = source.chars().try_fold(0i64, |depth, c| match c {
+        '{' => Some(depth + 1),
+        '}' if depth == 0 => None,
+        '}' => Some(depth - 1),
+        _ => Some(depth),
+    });
+    match (entries, depth) {
+        (1, Some(0)) => Ok(()),
+        (1, _) => Err("unbalanced braces".into()),
+        (n, _) => Err(format!("{n} __global__ entry points, expected 1")),
+    }
+}
+
+/// A file name for a kernel name like `gather f16->f32 v4 nhwc`.
+fn file_stem(name: &str) -> String {
+    name.replace("->", "-to-").replace(' ', "_")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hip_shape_wants_one_entry_and_balanced_braces() {
+        let entry = "extern \"C\" __global__ void k() { if (1) { } }";
+        assert!(hip_shape(entry).is_ok());
+        assert!(hip_shape("extern \"C\" __global__ void k() { if (1) { }").is_err());
+        assert!(hip_shape("void k() { }").is_err());
+        assert!(hip_shape(&format!("{entry}\n{entry}")).is_err());
+    }
+
+    #[test]
+    fn naga_validates_wgsl() {
+        let buffer = "@group(0) @binding(0) var<storage, read_write> out: array<f32>;\n";
+        assert!(wgsl::validate(&format!("{buffer}@compute @workgroup_size(1) fn main() {{ out[0] = 1.0; }}")).is_ok());
+        assert!(wgsl::validate(&format!("{buffer}@compute @workgroup_size(1) fn main() {{ out[0] = 1u; }}")).is_err());
+    }
+}

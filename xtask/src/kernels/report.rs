@@ -1,0 +1,153 @@
+//! The summary of the generated-source checks: one line per (backend, group of kernels), the
+//! skips with their reasons, and a table printed at the end of `verify`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use super::sources::Backend;
+use super::Checked;
+
+/// One group of kernels on one backend.
+pub struct Line {
+    pub backend: Backend,
+    pub group: String,
+    pub compiled: usize,
+    /// Kernels with a ptxas report (CUDA with the tools).
+    pub assembled: usize,
+    pub max_registers: u32,
+    pub spill_bytes: u32,
+    pub max_shared_bytes: u32,
+    pub failures: Vec<String>,
+}
+
+impl Line {
+    pub fn new(backend: Backend, group: &str) -> Self {
+        Line {
+            backend,
+            group: group.to_string(),
+            compiled: 0,
+            assembled: 0,
+            max_registers: 0,
+            spill_bytes: 0,
+            max_shared_bytes: 0,
+            failures: Vec::new(),
+        }
+    }
+
+    pub fn record(&mut self, kernel: &str, checked: Checked) {
+        match checked {
+            Checked::Ok(resources) => {
+                self.compiled += 1;
+                if let Some(r) = resources {
+                    self.assembled += 1;
+                    self.max_registers = self.max_registers.max(r.registers);
+                    self.max_shared_bytes = self.max_shared_bytes.max(r.shared_bytes);
+                    self.spill_bytes += r.spills();
+                    if r.spills() > 0 {
+                        self.failures.push(format!(
+                            "{} {kernel}: spills registers ({} bytes stored, {} loaded; {} registers)",
+                            self.backend.label(),
+                            r.spill_stores,
+                            r.spill_loads,
+                            r.registers
+                        ));
+                    }
+                }
+            }
+            Checked::Failed(message) => self.failures.push(format!("{} {kernel}: {message}", self.backend.label())),
+        }
+    }
+
+    fn cell(&self) -> String {
+        let mut cell = format!("{} ok", self.compiled);
+        if !self.failures.is_empty() {
+            write!(cell, ", {} FAILED", self.failures.len()).unwrap();
+        }
+        if self.assembled > 0 {
+            write!(cell, ", {} regs, {} spill", self.max_registers, self.spill_bytes).unwrap();
+            if self.max_shared_bytes > 0 {
+                write!(cell, ", {} B smem", self.max_shared_bytes).unwrap();
+            }
+        }
+        cell
+    }
+}
+
+/// Something not checked, and why.
+pub struct Skip {
+    pub what: String,
+    pub reason: String,
+}
+
+impl Skip {
+    pub fn new(what: &str, reason: String) -> Self {
+        Skip {
+            what: what.to_string(),
+            reason,
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct Report {
+    pub lines: Vec<Line>,
+    pub skips: Vec<Skip>,
+}
+
+impl Report {
+    pub fn failures(&self) -> Vec<&str> {
+        self.lines.iter().flat_map(|l| l.failures.iter().map(String::as_str)).collect()
+    }
+
+    pub fn kernels(&self, backend: Backend) -> usize {
+        self.lines.iter().filter(|l| l.backend == backend).map(|l| l.compiled).sum()
+    }
+
+    /// Groups down, backends across; a cell is kernels compiled and, for CUDA, the worst
+    /// ptxas figures of the group.
+    pub fn table(&self) -> String {
+        let mut rows: BTreeMap<usize, (String, BTreeMap<Backend, String>)> = BTreeMap::new();
+        let mut order: Vec<&str> = Vec::new();
+        for line in &self.lines {
+            let index = order.iter().position(|g| *g == line.group).unwrap_or_else(|| {
+                order.push(&line.group);
+                order.len() - 1
+            });
+            let row = rows.entry(index).or_insert_with(|| (line.group.clone(), BTreeMap::new()));
+            row.1.insert(line.backend, line.cell());
+        }
+        let header: Vec<String> = Backend::ALL
+            .iter()
+            .map(|b| match b {
+                Backend::Cuda => "CUDA sm_90a (NVRTC + ptxas)".to_string(),
+                Backend::Hip => "HIP (source)".to_string(),
+                Backend::Wgsl => "WGSL (naga)".to_string(),
+            })
+            .collect();
+        let mut cells: Vec<Vec<String>> = vec![std::iter::once("kernels of".to_string()).chain(header).collect()];
+        for (group, by_backend) in rows.values() {
+            let mut row = vec![group.clone()];
+            row.extend(
+                Backend::ALL
+                    .iter()
+                    .map(|b| by_backend.get(b).cloned().unwrap_or_else(|| "skipped".into())),
+            );
+            cells.push(row);
+        }
+        let mut total = vec!["total".to_string()];
+        total.extend(Backend::ALL.iter().map(|&b| format!("{} kernels", self.kernels(b))));
+        cells.push(total);
+        let widths: Vec<usize> = (0..cells[0].len())
+            .map(|c| cells.iter().map(|r| r[c].len()).max().unwrap_or(0))
+            .collect();
+        let mut out = String::new();
+        for row in &cells {
+            let padded: Vec<String> = row.iter().zip(&widths).map(|(cell, w)| format!("{cell:<w$}")).collect();
+            writeln!(out, "  {}", padded.join("  ").trim_end()).unwrap();
+        }
+        for skip in &self.skips {
+            writeln!(out, "  skipped: {}: {}", skip.what, skip.reason).unwrap();
+        }
+        out
+    }
+}
