@@ -145,6 +145,11 @@ impl Report {
             let padded: Vec<String> = row.iter().zip(&widths).map(|(cell, w)| format!("{cell:<w$}")).collect();
             writeln!(out, "  {}", padded.join("  ").trim_end()).unwrap();
         }
+        writeln!(
+            out,
+            "  (a mode's tables are built in f32 whatever the tensors' dtype; a call in dtype D runs them and the gathers of D)"
+        )
+        .unwrap();
         for skip in &self.skips {
             writeln!(out, "  skipped: {}: {}", skip.what, skip.reason).unwrap();
         }
