@@ -95,61 +95,33 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
     let widths = || (0..).map(|i| 1usize << i).take_while(|&v| v <= max_vector);
     let mut kernels = Vec::new();
     let mut push = |name: String, definition| kernels.push(NamedKernel { name, definition });
+    // Every gather takes (src, dst, rows, cols, layout), then its own vector sizes and comptime
+    // arguments.
+    macro_rules! define {
+        ($kernel:ty, $settings:expr $(, $extra:expr)*) => {
+            <$kernel>::new($settings, client.clone(), array(), array(), axis_table(), axis_table(), gather_layout() $(, $extra)*).define()
+        };
+    }
     for v in widths() {
         for channels_last in [false, true] {
             let order = if channels_last { "nhwc" } else { "nchw" };
-            let kernel = separable_gather::SeparableGather::<FS, FD, A, R>::new(
-                line(),
-                client.clone(),
-                array(),
-                array(),
-                axis_table(),
-                axis_table(),
-                gather_layout(),
-                v,
-                channels_last,
-            );
-            push(format!("gather {types} v{v} {order}"), kernel.define());
+            let definition = define!(separable_gather::SeparableGather<FS, FD, A, R>, line(), v, channels_last);
+            push(format!("gather {types} v{v} {order}"), definition);
         }
     }
     for v in widths().skip(1) {
-        let kernel = separable_gather_along_width::SeparableGatherAlongWidth::<FS, FD, A, R>::new(
-            line(),
-            client.clone(),
-            array(),
-            array(),
-            axis_table(),
-            axis_table(),
-            gather_layout(),
-            v,
-            1,
-        );
-        push(format!("gather {types} width v{v}"), kernel.define());
+        let definition = define!(separable_gather_along_width::SeparableGatherAlongWidth<FS, FD, A, R>, line(), v, 1);
+        push(format!("gather {types} width v{v}"), definition);
     }
     for strip in 1..=MAX_STRIP {
-        let kernel = separable_gather_strips::SeparableGatherStrips::<FS, FD, A, R>::new(
-            line(),
-            client.clone(),
-            array(),
-            array(),
-            axis_table(),
-            axis_table(),
-            gather_layout(),
-            1,
-            strip,
-        );
-        push(format!("gather {types} strips x{strip}"), kernel.define());
+        let definition = define!(separable_gather_strips::SeparableGatherStrips<FS, FD, A, R>, line(), 1, strip);
+        push(format!("gather {types} strips x{strip}"), definition);
     }
-    let kernel = separable_gather_tiled::SeparableGatherTiled::<FS, FD, A, R>::new(
-        settings(CubeDim::new_2d(TILE_W, TILE_H)),
-        client.clone(),
-        array(),
-        array(),
-        axis_table(),
-        axis_table(),
-        gather_layout(),
+    let tiles = settings(CubeDim::new_2d(TILE_W, TILE_H));
+    push(
+        format!("gather {types} tiled"),
+        define!(separable_gather_tiled::SeparableGatherTiled<FS, FD, A, R>, tiles),
     );
-    push(format!("gather {types} tiled"), kernel.define());
     kernels
 }
 

@@ -40,17 +40,11 @@ pub fn run() -> Result<Report, String> {
     if wgsl::validate("@compute @workgroup_size(1) fn main() { let x: u32 = 1.5; }").is_ok() {
         return Err("naga accepted a broken shader: the WGSL check is not working".into());
     }
-    let cuda = match cuda_tools::CudaTools::find_or_install(&target) {
-        Ok(tools) => match nvrtc::Nvrtc::load(&tools.lib_dir(), &tools.include_dir(), CUDA_ARCH) {
-            Ok(nvrtc) => {
-                cuda_canary(&nvrtc)?;
-                Some((tools, nvrtc))
-            }
-            Err(reason) => {
-                report.skips.push(Skip::new("CUDA NVRTC + ptxas", reason));
-                None
-            }
-        },
+    let cuda = match cuda_toolchain(&target) {
+        Ok(cuda) => {
+            cuda_canary(&cuda.1)?;
+            Some(cuda)
+        }
         Err(reason) => {
             report.skips.push(Skip::new("CUDA NVRTC + ptxas", reason));
             None
@@ -81,6 +75,13 @@ pub fn run() -> Result<Report, String> {
         }
     }
     Ok(report)
+}
+
+/// The CUDA tools and NVRTC loaded from them; Err says why they are unavailable.
+fn cuda_toolchain(target: &Path) -> Result<(cuda_tools::CudaTools, nvrtc::Nvrtc), String> {
+    let tools = cuda_tools::CudaTools::find_or_install(target)?;
+    let nvrtc = nvrtc::Nvrtc::load(&tools.lib_dir(), &tools.include_dir(), CUDA_ARCH)?;
+    Ok((tools, nvrtc))
 }
 
 /// NVRTC must reject a broken kernel, or a pass means nothing.
