@@ -64,14 +64,27 @@ pub fn run() -> Result<Report, String> {
                     .push(Skip::new(&format!("{} gather {dtype}", backend.label()), reason.into()));
             }
         }
+        // ptxas's figures per kernel, for comparing with a driver's JIT (bench/ptx_resources.py).
+        let mut resources = String::from("kernel,registers,spill_stores,spill_loads,shared_bytes\n");
         for group in catalog::groups(&client, backend) {
             let mut line = Line::new(backend, &group.label);
             for kernel in group.kernels {
-                let file = dir.join(format!("{}.{}", file_stem(&kernel.name), backend.extension()));
+                let stem = file_stem(&kernel.name);
+                let file = dir.join(format!("{stem}.{}", backend.extension()));
                 let checked = check(backend, kernel.definition, &file, cuda.as_ref());
+                if let Checked::Ok(Some(r)) = &checked {
+                    let row = [r.registers, r.spill_stores, r.spill_loads, r.shared_bytes]
+                        .map(|n| n.to_string())
+                        .join(",");
+                    resources.push_str(&format!("{stem},{row}\n"));
+                }
                 line.record(&kernel.name, checked);
             }
             report.lines.push(line);
+        }
+        if backend == Backend::Cuda && cuda.is_some() {
+            let path = dir.join("resources.csv");
+            fs::write(&path, resources).map_err(|e| format!("{}: {e}", path.display()))?;
         }
     }
     Ok(report)
