@@ -1,6 +1,7 @@
 //! Project automation, in the style of rust-analyzer's xtask: `cargo xtask <command>`.
 //!
-//! - `verify`: every check CI runs (fmt, clippy, tests, UI tests, codegen snapshots).
+//! - `verify`: every check CI runs (fmt, clippy, snapshots, the generated-kernel checks, tests,
+//!   UI tests), closing with the kernel table and `verify: N passed, M failed`.
 //! - `codegen`: regenerate the committed expansion snapshots of the built-in modes.
 //! - `filters`: redraw `docs/filters.svg`, every mode's weight and frequency response.
 //! - `kernels`: the generated-source checks alone (CUDA, HIP, WGSL; see `kernels`).
@@ -25,7 +26,11 @@ fn main() -> ExitCode {
         Some("codegen") => codegen::run(Action::Overwrite),
         Some("filters") => filters::run(Action::Overwrite),
         Some("gpu-bundle") => gpu::run(),
-        Some("kernels") => kernels::run().and_then(|report| verify::conclude_kernels(&report)),
+        Some("kernels") => kernels::run().and_then(|report| {
+            verify::fail_on_kernel_errors(&report)?;
+            println!("{}", report.table());
+            Ok(())
+        }),
         _ => Err(USAGE.to_string()),
     };
     match result {

@@ -10,9 +10,11 @@ pub fn run() -> Result<(), String> {
     println!("\n== generated files");
     codegen::run(Action::Check)?;
     filters::run(Action::Check)?;
-    println!("\n== generated kernels: CUDA, HIP and WGSL sources of every kernel, compiled and checked");
+    println!("\n== kernels: CUDA, HIP and WGSL sources of every kernel, compiled and checked");
+    let start = std::time::Instant::now();
     let report = kernels::run()?;
-    conclude_kernels(&report)?;
+    fail_on_kernel_errors(&report)?;
+    println!("== kernels: ok in {:.0?} (table at the end)", start.elapsed());
     // The UI tests (trybuild) run as part of the workspace tests, in interp-macros/tests/ui.rs.
     let counts = cargo_test("tests", &["test", "--workspace", "--", "--nocapture"])?;
     println!("\nverify: all checks passed");
@@ -22,14 +24,12 @@ pub fn run() -> Result<(), String> {
     Ok(())
 }
 
-/// Prints the kernel table; Err lists every failed kernel.
-pub fn conclude_kernels(report: &Report) -> Result<(), String> {
+/// Err (after the table) lists every failed kernel.
+pub fn fail_on_kernel_errors(report: &Report) -> Result<(), String> {
     let failures = report.failures();
     if failures.is_empty() {
-        println!("{}", report.table());
-        Ok(())
-    } else {
-        println!("{}", report.table());
-        Err(format!("{} generated kernels failed:\n{}", failures.len(), failures.join("\n")))
+        return Ok(());
     }
+    println!("{}", report.table());
+    Err(format!("{} generated kernels failed:\n{}", failures.len(), failures.join("\n")))
 }
