@@ -29,7 +29,7 @@ ok(cuda.cuDriverGetVersion(ctypes.byref(version)), "cuDriverGetVersion")
 
 folder = pathlib.Path(sys.argv[1])
 offline = {row["kernel"]: row for row in csv.DictReader(open(folder / "resources.csv"))}
-same_regs = spills = 0
+same_regs = same_local = spills = 0
 rows = []
 for name, row in sorted(offline.items()):
     ptx = (folder / f"{name}.ptx").read_bytes() + b"\0"
@@ -44,10 +44,12 @@ for name, row in sorted(offline.items()):
         value[key] = out.value
     cuda.cuModuleUnload(module)
     same_regs += value["regs"] == int(row["registers"])
-    spills += value["local"] > 0
-    rows.append(f"{name},{row['registers']},{value['regs']},{value['local']},{row['shared_bytes']},{value['shared']}")
+    same_local += value["local"] == int(row["stack_bytes"])
+    spills += int(row["spill_stores"]) > 0
+    rows.append(f"{name},{row['registers']},{value['regs']},{row['stack_bytes']},{value['local']},{row['shared_bytes']},{value['shared']}")
 
 print(f"driver {version.value // 1000}.{version.value % 1000 // 10}: {len(rows)} PTX files loaded; "
-      f"registers equal to offline ptxas in {same_regs}; kernels with local memory (spills/stack): {spills}")
-print("kernel,ptxas_regs,driver_regs,driver_local_bytes,ptxas_smem,driver_static_smem")
+      f"registers equal to offline ptxas in {same_regs}, local memory equal to its stack frame in {same_local}; "
+      f"kernels ptxas saw spill: {spills}")
+print("kernel,ptxas_regs,driver_regs,ptxas_stack_bytes,driver_local_bytes,ptxas_smem,driver_static_smem")
 print("\n".join(rows))

@@ -65,7 +65,7 @@ pub fn run() -> Result<Report, String> {
             }
         }
         // ptxas's figures per kernel, for comparing with a driver's JIT (bench/ptx_resources.py).
-        let mut resources = String::from("kernel,registers,spill_stores,spill_loads,shared_bytes\n");
+        let mut resources = String::from("kernel,registers,spill_stores,spill_loads,shared_bytes,stack_bytes\n");
         for group in catalog::groups(&client, backend) {
             let mut line = Line::new(backend, &group.label);
             for kernel in group.kernels {
@@ -73,7 +73,7 @@ pub fn run() -> Result<Report, String> {
                 let file = dir.join(format!("{stem}.{}", backend.extension()));
                 let checked = check(backend, kernel.definition, &file, cuda.as_ref());
                 if let Checked::Ok(Some(r)) = &checked {
-                    let row = [r.registers, r.spill_stores, r.spill_loads, r.shared_bytes]
+                    let row = [r.registers, r.spill_stores, r.spill_loads, r.shared_bytes, r.stack_bytes]
                         .map(|n| n.to_string())
                         .join(",");
                     resources.push_str(&format!("{stem},{row}\n"));
@@ -115,7 +115,7 @@ pub enum Checked {
 
 fn check(backend: Backend, definition: KernelDefinition, file: &Path, cuda: Option<&(cuda_tools::CudaTools, nvrtc::Nvrtc)>) -> Checked {
     let outcome = (|| {
-        let source = backend.compile(definition)?;
+        let sources::Compiled { source, shared_bytes } = backend.compile(definition)?;
         fs::write(file, &source).map_err(|e| format!("{}: {e}", file.display()))?;
         match backend {
             Backend::Wgsl => wgsl::validate(&source).map(|()| None),
@@ -127,7 +127,10 @@ fn check(backend: Backend, definition: KernelDefinition, file: &Path, cuda: Opti
                     let ptx = nvrtc.compile(&source, name)?;
                     let ptx_file = file.with_extension("ptx");
                     fs::write(&ptx_file, ptx).map_err(|e| format!("{}: {e}", ptx_file.display()))?;
-                    ptxas::resources(&tools.ptxas(), &ptx_file, CUDA_ARCH).map(Some)
+                    let mut resources = ptxas::resources(&tools.ptxas(), &ptx_file, CUDA_ARCH)?;
+                    // cubecl declares shared memory dynamically: ptxas counts only static arrays.
+                    resources.shared_bytes += shared_bytes as u32;
+                    Ok(Some(resources))
                 }
             },
         }

@@ -1,4 +1,5 @@
-//! ptxas's resource report of one kernel's PTX for sm_90: registers, spills, shared memory.
+//! ptxas's resource report of one kernel's PTX for sm_90: registers, spills, shared memory,
+//! stack.
 
 use std::path::Path;
 use std::process::Command;
@@ -10,6 +11,8 @@ pub struct Resources {
     pub spill_stores: u32,
     pub spill_loads: u32,
     pub shared_bytes: u32,
+    /// Local memory per thread: spills plus local arrays (e.g. `sinf`'s slow-path reduction).
+    pub stack_bytes: u32,
 }
 
 impl Resources {
@@ -44,6 +47,9 @@ fn parse(report: &str) -> Option<Resources> {
             resources.registers = resources.registers.max(registers);
             resources.shared_bytes = resources.shared_bytes.max(number_before(line, " bytes smem").unwrap_or(0));
         }
+        if let Some(stack) = number_before(line, " bytes stack frame") {
+            resources.stack_bytes = resources.stack_bytes.max(stack);
+        }
         if let Some(stores) = number_before(line, " bytes spill stores") {
             resources.spill_stores += stores;
             resources.spill_loads += number_before(line, " bytes spill loads").unwrap_or(0);
@@ -65,10 +71,13 @@ mod tests {
     fn reads_a_ptxas_report() {
         let report = "ptxas info    : Compiling entry function 'k' for 'sm_90a'\n\
                       ptxas info    : Function properties for k\n    \
-                      0 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n\
+                      32 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n\
                       ptxas info    : Used 40 registers, used 1 barriers, 8448 bytes smem, 400 bytes cmem[0]\n";
         let r = parse(report).unwrap();
-        assert_eq!((r.registers, r.spill_stores, r.spill_loads, r.shared_bytes), (40, 8, 4, 8448));
+        assert_eq!(
+            (r.registers, r.spill_stores, r.spill_loads, r.shared_bytes, r.stack_bytes),
+            (40, 8, 4, 8448, 32)
+        );
         assert!(parse("ptxas info    : 0 bytes gmem\n").is_none());
     }
 }

@@ -17,6 +17,7 @@ pub struct Line {
     pub max_registers: u32,
     pub spill_bytes: u32,
     pub max_shared_bytes: u32,
+    pub max_stack_bytes: u32,
     pub failures: Vec<String>,
 }
 
@@ -30,6 +31,7 @@ impl Line {
             max_registers: 0,
             spill_bytes: 0,
             max_shared_bytes: 0,
+            max_stack_bytes: 0,
             failures: Vec::new(),
         }
     }
@@ -42,6 +44,7 @@ impl Line {
                     self.assembled += 1;
                     self.max_registers = self.max_registers.max(r.registers);
                     self.max_shared_bytes = self.max_shared_bytes.max(r.shared_bytes);
+                    self.max_stack_bytes = self.max_stack_bytes.max(r.stack_bytes);
                     self.spill_bytes += r.spills();
                     if r.spills() > 0 {
                         self.failures.push(format!(
@@ -67,6 +70,9 @@ impl Line {
             write!(cell, ", {} regs, {} spill", self.max_registers, self.spill_bytes).unwrap();
             if self.max_shared_bytes > 0 {
                 write!(cell, ", {} B smem", self.max_shared_bytes).unwrap();
+            }
+            if self.max_stack_bytes > 0 {
+                write!(cell, ", {} B stack", self.max_stack_bytes).unwrap();
             }
         }
         cell
@@ -147,7 +153,8 @@ impl Report {
         }
         writeln!(
             out,
-            "  (a mode's tables are built in f32 whatever the tensors' dtype; a call in dtype D runs them and the gathers of D)"
+            "  (a mode's tables are built in f32 whatever the tensors' dtype; a call in dtype D runs them and the gathers of D;\n   \
+             regs: most registers per thread of the group; spill: bytes spilled; stack: local memory without spills, e.g. sin/cos range reduction)"
         )
         .unwrap();
         for skip in &self.skips {

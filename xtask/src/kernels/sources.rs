@@ -8,6 +8,7 @@ use interp_runtime::cubecl::{Compiler, WgpuCompilationOptions};
 use cubecl_cpp::cuda::{mma::CudaWmmaCompiler, CudaDialect};
 use cubecl_cpp::hip::{mma::WmmaIntrinsicCompiler, HipDialect};
 use cubecl_cpp::shared::{CompilationOptions, CppCompiler, CppSupportedFeatures};
+use cubecl_cpp::{ComputeKernel, Dialect};
 
 /// The three source languages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -46,22 +47,42 @@ impl Backend {
         }
     }
 
-    /// Source of `definition`, or the compiler's error.
-    pub fn compile(self, definition: KernelDefinition) -> Result<String, String> {
+    /// Source of `definition` and, for the C++ dialects, the dynamic shared memory it is
+    /// launched with (bytes); or the compiler's error.
+    pub fn compile(self, definition: KernelDefinition) -> Result<Compiled, String> {
         let mode = ExecutionMode::Unchecked;
         let address = AddressType::U32.unsigned_type();
-        let source = match self {
+        let compiled = match self {
             Backend::Cuda => CppCompiler::<CudaDialect<CudaWmmaCompiler>>::default()
                 .compile(definition, &cuda_sm90_options(), mode, address)
-                .map(|repr| repr.to_string()),
+                .map(Compiled::cpp),
             Backend::Hip => CppCompiler::<HipDialect<WmmaIntrinsicCompiler>>::default()
                 .compile(definition, &CompilationOptions::default(), mode, address)
-                .map(|repr| repr.to_string()),
+                .map(Compiled::cpp),
             Backend::Wgsl => WgslCompiler::default()
                 .compile(definition, &WgpuCompilationOptions::default(), mode, address)
-                .map(|repr| repr.to_string()),
+                .map(|repr| Compiled {
+                    source: repr.to_string(),
+                    shared_bytes: 0,
+                }),
         };
-        source.map_err(|e| e.to_string())
+        compiled.map_err(|e| e.to_string())
+    }
+}
+
+/// A kernel's source in one language.
+pub struct Compiled {
+    pub source: String,
+    /// Shared memory the C++ kernels declare dynamically (ptxas sees none of it); 0 for WGSL.
+    pub shared_bytes: usize,
+}
+
+impl Compiled {
+    fn cpp<D: Dialect>(kernel: ComputeKernel<D>) -> Self {
+        Compiled {
+            source: kernel.to_string(),
+            shared_bytes: kernel.shared_memory_size(),
+        }
     }
 }
 
