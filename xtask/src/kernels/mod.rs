@@ -34,17 +34,13 @@ const CUDA_ARCH: &str = "sm_90a";
 
 pub fn run() -> Result<Report, String> {
     let target = crate::project_root().join("target");
-    let out = target.join("kernel-sources");
     let client = WgpuRuntime::client(&Default::default());
     let mut report = Report::default();
     if wgsl::validate("@compute @workgroup_size(1) fn main() { let x: u32 = 1.5; }").is_ok() {
         return Err("naga accepted a broken shader: the WGSL check is not working".into());
     }
-    let cuda = match cuda_toolchain(&target) {
-        Ok(cuda) => {
-            cuda_canary(&cuda.1)?;
-            Some(cuda)
-        }
+    let cuda = match CudaToolchain::load(&target) {
+        Ok(cuda) => Some(cuda.rejecting_broken_kernels()?),
         Err(reason) => {
             report.skips.push(Skip::new("CUDA NVRTC + ptxas", reason));
             None
@@ -54,55 +50,81 @@ pub fn run() -> Result<Report, String> {
         .skips
         .push(Skip::new("HIP compile", "no ROCm here: sources kept as artifacts".into()));
     for backend in Backend::ALL {
-        let dir = out.join(backend.extension());
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        for dtype in catalog::DTYPES {
-            if let Some(reason) = catalog::skip_reason(backend, dtype) {
-                report
-                    .skips
-                    .push(Skip::new(&format!("{} gather {dtype}", backend.label()), reason.into()));
-            }
-        }
-        // ptxas's figures per kernel, for comparing with a driver's JIT (bench/ptx_resources.py).
-        let mut resources = String::from("kernel,registers,spill_stores,spill_loads,shared_bytes,stack_bytes\n");
-        for group in catalog::groups(&client, backend) {
-            let mut line = Line::new(backend, &group.label);
-            for kernel in group.kernels {
-                let stem = file_stem(&kernel.name);
-                let file = dir.join(format!("{stem}.{}", backend.extension()));
-                let checked = check(backend, kernel.definition, &file, cuda.as_ref());
-                if let Checked::Ok(Some(r)) = &checked {
-                    let row = [r.registers, r.spill_stores, r.spill_loads, r.shared_bytes, r.stack_bytes]
-                        .map(|n| n.to_string())
-                        .join(",");
-                    resources.push_str(&format!("{stem},{row}\n"));
-                }
-                line.record(&kernel.name, checked);
-            }
-            report.lines.push(line);
-        }
-        if backend == Backend::Cuda && cuda.is_some() {
-            let path = dir.join("resources.csv");
-            fs::write(&path, resources).map_err(|e| format!("{}: {e}", path.display()))?;
-        }
+        check_backend(&client, backend, &target.join("kernel-sources"), cuda.as_ref(), &mut report)?;
     }
     Ok(report)
 }
 
-/// The CUDA tools and NVRTC loaded from them; Err says why they are unavailable.
-fn cuda_toolchain(target: &Path) -> Result<(cuda_tools::CudaTools, nvrtc::Nvrtc), String> {
-    let tools = cuda_tools::CudaTools::find_or_install(target)?;
-    let nvrtc = nvrtc::Nvrtc::load(&tools.lib_dir(), &tools.include_dir(), CUDA_ARCH)?;
-    Ok((tools, nvrtc))
+/// Every kernel on one backend; sources into `out/<extension>/`.
+fn check_backend(
+    client: &ComputeClient<WgpuRuntime>,
+    backend: Backend,
+    out: &Path,
+    cuda: Option<&CudaToolchain>,
+    report: &mut Report,
+) -> Result<(), String> {
+    let dir = out.join(backend.extension());
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for dtype in catalog::DTYPES {
+        if let Some(reason) = catalog::skip_reason(backend, dtype) {
+            let what = format!("{} gather {dtype}", backend.label());
+            report.skips.push(Skip::new(&what, reason.into()));
+        }
+    }
+    // ptxas's figures per kernel, for comparing with a driver's JIT (bench/ptx_resources.py).
+    let mut resources = String::from("kernel,registers,spill_stores,spill_loads,shared_bytes,stack_bytes\n");
+    for group in catalog::groups(client, backend) {
+        let mut line = Line::new(backend, &group.label);
+        for kernel in group.kernels {
+            let stem = file_stem(&kernel.name);
+            let file = dir.join(format!("{stem}.{}", backend.extension()));
+            let checked = check(backend, kernel.definition, &file, cuda);
+            if let Checked::Ok(Some(r)) = &checked {
+                let row = [r.registers, r.spill_stores, r.spill_loads, r.shared_bytes, r.stack_bytes];
+                resources.push_str(&format!("{stem},{}\n", row.map(|n| n.to_string()).join(",")));
+            }
+            line.record(&kernel.name, checked);
+        }
+        report.lines.push(line);
+    }
+    if backend == Backend::Cuda && cuda.is_some() {
+        let path = dir.join("resources.csv");
+        fs::write(&path, resources).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
 }
 
-/// NVRTC must reject a broken kernel, or a pass means nothing.
-fn cuda_canary(nvrtc: &nvrtc::Nvrtc) -> Result<(), String> {
-    let broken = "extern \"C\" __global__ void k(float* out) { out[0] = undeclared; }";
-    match nvrtc.compile(broken, "canary.cu") {
-        Ok(_) => Err("NVRTC accepted a broken kernel: the CUDA check is not working".into()),
-        Err(_) => Ok(()),
+/// NVRTC and ptxas, ready to check CUDA sources.
+struct CudaToolchain {
+    tools: cuda_tools::CudaTools,
+    nvrtc: nvrtc::Nvrtc,
+}
+
+impl CudaToolchain {
+    /// Err says why the tools are unavailable.
+    fn load(target: &Path) -> Result<Self, String> {
+        let tools = cuda_tools::CudaTools::find_or_install(target)?;
+        let nvrtc = nvrtc::Nvrtc::load(&tools.lib_dir(), &tools.include_dir(), CUDA_ARCH)?;
+        Ok(CudaToolchain { tools, nvrtc })
+    }
+
+    /// Itself, once NVRTC has rejected a broken kernel (or a pass would mean nothing).
+    fn rejecting_broken_kernels(self) -> Result<Self, String> {
+        let broken = "extern \"C\" __global__ void k(float* out) { out[0] = undeclared; }";
+        match self.nvrtc.compile(broken, "canary.cu") {
+            Ok(_) => Err("NVRTC accepted a broken kernel: the CUDA check is not working".into()),
+            Err(_) => Ok(self),
+        }
+    }
+
+    /// PTX of `source` (written beside `file`) and ptxas's report of it.
+    fn resources(&self, source: &str, file: &Path) -> Result<ptxas::Resources, String> {
+        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("kernel.cu");
+        let ptx = self.nvrtc.compile(source, name)?;
+        let ptx_file = file.with_extension("ptx");
+        fs::write(&ptx_file, ptx).map_err(|e| format!("{}: {e}", ptx_file.display()))?;
+        ptxas::resources(&self.tools.ptxas(), &ptx_file, CUDA_ARCH)
     }
 }
 
@@ -113,26 +135,20 @@ pub enum Checked {
     Failed(String),
 }
 
-fn check(backend: Backend, definition: KernelDefinition, file: &Path, cuda: Option<&(cuda_tools::CudaTools, nvrtc::Nvrtc)>) -> Checked {
+fn check(backend: Backend, definition: KernelDefinition, file: &Path, cuda: Option<&CudaToolchain>) -> Checked {
     let outcome = (|| {
         let sources::Compiled { source, shared_bytes } = backend.compile(definition)?;
         fs::write(file, &source).map_err(|e| format!("{}: {e}", file.display()))?;
-        match backend {
-            Backend::Wgsl => wgsl::validate(&source).map(|()| None),
-            Backend::Hip => hip_shape(&source).map(|()| None),
-            Backend::Cuda => match cuda {
-                None => Ok(None),
-                Some((tools, nvrtc)) => {
-                    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("kernel.cu");
-                    let ptx = nvrtc.compile(&source, name)?;
-                    let ptx_file = file.with_extension("ptx");
-                    fs::write(&ptx_file, ptx).map_err(|e| format!("{}: {e}", ptx_file.display()))?;
-                    let mut resources = ptxas::resources(&tools.ptxas(), &ptx_file, CUDA_ARCH)?;
-                    // cubecl declares shared memory dynamically: ptxas counts only static arrays.
-                    resources.shared_bytes += shared_bytes as u32;
-                    Ok(Some(resources))
-                }
-            },
+        match (backend, cuda) {
+            (Backend::Wgsl, _) => wgsl::validate(&source).map(|()| None),
+            (Backend::Hip, _) => hip_shape(&source).map(|()| None),
+            (Backend::Cuda, None) => Ok(None),
+            (Backend::Cuda, Some(cuda)) => {
+                let mut resources = cuda.resources(&source, file)?;
+                // cubecl declares shared memory dynamically: ptxas counts only static arrays.
+                resources.shared_bytes += shared_bytes as u32;
+                Ok(Some(resources))
+            }
         }
     })();
     match outcome {
