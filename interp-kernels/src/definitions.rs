@@ -102,20 +102,23 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
             <$kernel>::new($settings, client.clone(), array(), array(), axis_table(), axis_table(), gather_layout() $(, $extra)*).define()
         };
     }
-    for v in widths() {
-        for channels_last in [false, true] {
-            let order = if channels_last { "nhwc" } else { "nchw" };
-            let definition = define!(separable_gather::SeparableGather<FS, FD, A, R>, line(), v, channels_last);
-            push(format!("gather {types} v{v} {order}"), definition);
+    for unit_taps in [false, true] {
+        let taps = if unit_taps { " unit-taps" } else { "" };
+        for v in widths() {
+            for channels_last in [false, true] {
+                let order = if channels_last { "nhwc" } else { "nchw" };
+                let definition = define!(separable_gather::SeparableGather<FS, FD, A, R>, line(), v, channels_last, unit_taps);
+                push(format!("gather {types} v{v} {order}{taps}"), definition);
+            }
         }
-    }
-    for v in widths().skip(1) {
-        let definition = define!(separable_gather_along_width::SeparableGatherAlongWidth<FS, FD, A, R>, line(), v, 1);
-        push(format!("gather {types} width v{v}"), definition);
-    }
-    for strip in 1..=MAX_STRIP {
-        let definition = define!(separable_gather_strips::SeparableGatherStrips<FS, FD, A, R>, line(), 1, strip);
-        push(format!("gather {types} strips x{strip}"), definition);
+        for v in widths().skip(1) {
+            let definition = define!(separable_gather_along_width::SeparableGatherAlongWidth<FS, FD, A, R>, line(), v, 1, unit_taps);
+            push(format!("gather {types} width v{v}{taps}"), definition);
+        }
+        for strip in 1..=MAX_STRIP {
+            let definition = define!(separable_gather_strips::SeparableGatherStrips<FS, FD, A, R>, line(), 1, strip, unit_taps);
+            push(format!("gather {types} strips x{strip}{taps}"), definition);
+        }
     }
     let tiles = settings(CubeDim::new_2d(TILE_W, TILE_H));
     push(

@@ -42,6 +42,13 @@ pub enum Mapping {
 }
 
 impl TapRule {
+    /// Whether every table row of this rule reads consecutive indices, all with weight one:
+    /// true of the nearest mappings (one tap of weight one per output; the outputs reading an
+    /// input form a range since `floor` is monotone), used by the gathers to skip weight loads.
+    pub const fn unit_contiguous_taps(self) -> bool {
+        matches!(self, TapRule::Nearest | TapRule::NearestExact)
+    }
+
     /// The tap rule a declaration's border policy and mapping select.
     pub const fn from_parts(border: Border, mapping: Mapping) -> Self {
         match (mapping, border) {

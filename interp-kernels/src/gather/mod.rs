@@ -46,7 +46,12 @@ pub struct Sequence4 {
 
 /// `sum_a sum_b rows.weight[p, a] * cols.weight[q, b] * src[base + rows.index[p, a] * s_h + cols.index[q, b] * s_w]`,
 /// in the accumulator type, over vectors of `M` channels.
+///
+/// With `unit_taps` (tables of nearest mappings: each destination index reads consecutive
+/// indices, all with weight one) only the first index of each row is read and no weights:
+/// 4 table loads per output instead of 2 + 2 per tap + 2 per tap pair.
 #[cube]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn weighted_sum<FS: Float, A: Float, M: Size>(
     src: &Array<Vector<FS, M>>,
     base: u32,
@@ -55,22 +60,38 @@ pub(crate) fn weighted_sum<FS: Float, A: Float, M: Size>(
     p: u32,
     cols: &AxisTable,
     q: u32,
+    #[comptime] unit_taps: bool,
 ) -> Vector<A, M> {
     let row_slots = p * rows.width;
     let col_slots = q * cols.width;
     let row_count = rows.count[p as usize];
     let col_count = cols.count[q as usize];
     let mut acc = Vector::<A, M>::new(A::from_int(0));
-    for a in 0..row_count {
-        let slot = (row_slots + a) as usize;
-        let row_base = base + rows.index[slot] * strides.h;
-        let row_weight = rows.weight[slot];
-        // One weight product per tap pair, no per-row partial sum: fewer live registers
-        // (ptxas spilled the partial sums of some vector widths under the 256-unit bound).
-        for b in 0..col_count {
-            let cslot = (col_slots + b) as usize;
-            let value = Vector::<A, M>::cast_from(src[(row_base + cols.index[cslot] * strides.w) as usize]);
-            acc += value * Vector::new(A::cast_from(row_weight * cols.weight[cslot]));
+    if comptime!(unit_taps) {
+        // Every table has at least one slot per row, so the first index is always in bounds.
+        let first_row = rows.index[row_slots as usize];
+        let first_col = cols.index[col_slots as usize];
+        let corner = base + first_row * strides.h + first_col * strides.w;
+        for a in 0..row_count {
+            let row_base = corner + a * strides.h;
+            let mut line = Vector::<A, M>::new(A::from_int(0));
+            for b in 0..col_count {
+                line += Vector::<A, M>::cast_from(src[(row_base + b * strides.w) as usize]);
+            }
+            acc += line;
+        }
+    } else {
+        for a in 0..row_count {
+            let slot = (row_slots + a) as usize;
+            let row_base = base + rows.index[slot] * strides.h;
+            let row_weight = rows.weight[slot];
+            // One weight product per tap pair, no per-row partial sum: fewer live registers
+            // (ptxas spilled the partial sums of some vector widths under the 256-unit bound).
+            for b in 0..col_count {
+                let cslot = (col_slots + b) as usize;
+                let value = Vector::<A, M>::cast_from(src[(row_base + cols.index[cslot] * strides.w) as usize]);
+                acc += value * Vector::new(A::cast_from(row_weight * cols.weight[cslot]));
+            }
         }
     }
     acc
@@ -88,6 +109,7 @@ pub fn separable_gather<FS: Float, FD: Float, A: Float, N: Size>(
     cols: &AxisTable,
     layout: GatherLayout,
     #[comptime] channels_last: bool,
+    #[comptime] unit_taps: bool,
 ) {
     let total = layout.batch * layout.channels * layout.height * layout.width;
     let unit = ABSOLUTE_POS as u32;
@@ -110,7 +132,7 @@ pub fn separable_gather<FS: Float, FD: Float, A: Float, N: Size>(
     }
     let n = rest;
     let s = layout.src_strides;
-    let sum = weighted_sum::<FS, A, N>(src, n * s.n + c * s.c, s, rows, p, cols, q);
+    let sum = weighted_sum::<FS, A, N>(src, n * s.n + c * s.c, s, rows, p, cols, q, unit_taps);
     let d = layout.dst_strides;
     dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = Vector::cast_from(sum);
 }

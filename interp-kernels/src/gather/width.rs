@@ -14,6 +14,7 @@ pub fn separable_gather_along_width<FS: Float, FD: Float, A: Float, N: Size, M: 
     rows: &AxisTable,
     cols: &AxisTable,
     layout: GatherLayout,
+    #[comptime] unit_taps: bool,
 ) {
     let total = layout.batch * layout.channels * layout.height * layout.width;
     let unit = ABSOLUTE_POS as u32;
@@ -32,7 +33,7 @@ pub fn separable_gather_along_width<FS: Float, FD: Float, A: Float, N: Size, M: 
     let mut out = Vector::<A, N>::empty();
     #[unroll]
     for lane in 0..N::value() {
-        let sum = weighted_sum::<FS, A, M>(src, base, s, rows, p, cols, q0 + lane as u32);
+        let sum = weighted_sum::<FS, A, M>(src, base, s, rows, p, cols, q0 + lane as u32, unit_taps);
         out[lane] = sum[0];
     }
     let d = layout.dst_strides;
@@ -61,6 +62,7 @@ pub fn separable_gather_strips<FS: Float, FD: Float, A: Float, M: Size>(
     cols: &AxisTable,
     layout: GatherLayout,
     #[comptime] strip: u32,
+    #[comptime] unit_taps: bool,
 ) {
     let span = STRIP_GROUP * strip;
     let groups = (layout.width + span - 1) / span;
@@ -85,7 +87,7 @@ pub fn separable_gather_strips<FS: Float, FD: Float, A: Float, M: Size>(
     for k in 0..strip {
         let q = g * span + k * STRIP_GROUP + lane;
         if q < layout.width {
-            let sum = weighted_sum::<FS, A, M>(src, base, s, rows, p, cols, q);
+            let sum = weighted_sum::<FS, A, M>(src, base, s, rows, p, cols, q, unit_taps);
             dst[(dst_row + q * d.w) as usize] = Vector::cast_from(sum);
         }
     }

@@ -128,6 +128,7 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
     // Channels fastest when they are the destination's innermost dimension (NHWC).
     let channels_last = io.dst_view.channels_last();
+    let unit_taps = rows.unit_taps && cols.unit_taps;
     // SAFETY: shapes, strides and buffer extents were validated; every unit guards its index,
     // and the lengths below are in elements, rounded up to whole vectors.
     unsafe {
@@ -137,13 +138,13 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
             ($fs:ty, $fd:ty, $a:ty) => {
                 match vectorization {
                     Vectorization::Channels(v) => separable_gather::launch_unchecked::<$fs, $fd, $a, R>(
-                        client, count, dim, v, src, dst, rows.arg(), cols.arg(), layout, channels_last,
+                        client, count, dim, v, src, dst, rows.arg(), cols.arg(), layout, channels_last, unit_taps,
                     ),
                     Vectorization::Width(v) => separable_gather_along_width::launch_unchecked::<$fs, $fd, $a, R>(
-                        client, count, dim, v, 1, src, dst, rows.arg(), cols.arg(), layout,
+                        client, count, dim, v, 1, src, dst, rows.arg(), cols.arg(), layout, unit_taps,
                     ),
                     Vectorization::Strips(strip) => separable_gather_strips::launch_unchecked::<$fs, $fd, $a, R>(
-                        client, count, dim, 1, src, dst, rows.arg(), cols.arg(), layout, strip,
+                        client, count, dim, 1, src, dst, rows.arg(), cols.arg(), layout, strip, unit_taps,
                     ),
                 }
             };

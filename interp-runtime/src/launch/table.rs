@@ -25,6 +25,8 @@ pub(crate) struct DeviceTable {
     width: usize,
     /// About how many taps one destination index reads (see `AxisPlan::mean_taps`).
     pub(super) mean_taps: f64,
+    /// Every row reads consecutive indices with weight one (`TapRule::unit_contiguous_taps`).
+    pub(super) unit_taps: bool,
 }
 
 impl DeviceTable {
@@ -71,6 +73,7 @@ pub(crate) fn build_table<R: Runtime, F: Filter>(client: &ComputeClient<R>, axis
         rows,
         width,
         mean_taps: axis.mean_taps(direction == Direction::Adjoint),
+        unit_taps: F::DESC.rule().unit_contiguous_taps(),
     };
     let dim = CubeDim::new_1d(UNITS_PER_CUBE);
     let count = cubecl::calculate_cube_count_elemwise(client, rows, dim);
@@ -103,6 +106,7 @@ impl DeviceTable {
             rows: len,
             width: 1,
             mean_taps: 1.0,
+            unit_taps: true,
         }
     }
 }
