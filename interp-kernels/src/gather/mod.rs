@@ -68,17 +68,19 @@ pub(crate) fn weighted_sum<FS: Float, A: Float, M: Size>(
     let col_count = cols.count[q as usize];
     let mut acc = Vector::<A, M>::new(A::from_int(0));
     if comptime!(unit_taps) {
-        // Every table has at least one slot per row, so the first index is always in bounds.
-        let first_row = rows.index[row_slots as usize];
-        let first_col = cols.index[col_slots as usize];
-        let corner = base + first_row * strides.h + first_col * strides.w;
-        for a in 0..row_count {
-            let row_base = corner + a * strides.h;
-            let mut line = Vector::<A, M>::new(A::from_int(0));
-            for b in 0..col_count {
-                line += Vector::<A, M>::cast_from(src[(row_base + b * strides.w) as usize]);
+        // Most inputs of a downsample are read by no output: skip their index loads.
+        if row_count > 0 && col_count > 0 {
+            let first_row = rows.index[row_slots as usize];
+            let first_col = cols.index[col_slots as usize];
+            let corner = base + first_row * strides.h + first_col * strides.w;
+            for a in 0..row_count {
+                let row_base = corner + a * strides.h;
+                let mut line = Vector::<A, M>::new(A::from_int(0));
+                for b in 0..col_count {
+                    line += Vector::<A, M>::cast_from(src[(row_base + b * strides.w) as usize]);
+                }
+                acc += line;
             }
-            acc += line;
         }
     } else {
         for a in 0..row_count {
