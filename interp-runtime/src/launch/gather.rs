@@ -128,7 +128,10 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
     // Channels fastest when they are the destination's innermost dimension (NHWC).
     let channels_last = io.dst_view.channels_last();
-    let unit_taps = rows.unit_taps && cols.unit_taps;
+    // The unit-tap kernels (nearest mappings) pay where rows hold taps; in the mostly empty
+    // adjoint tables of a downsample, the generic kernels (fewer registers) are faster
+    // (measured on an H200: docs/PERFORMANCE.md, v9).
+    let unit_taps = rows.unit_taps && cols.unit_taps && rows.mean_taps * cols.mean_taps >= 1.0;
     // SAFETY: shapes, strides and buffer extents were validated; every unit guards its index,
     // and the lengths below are in elements, rounded up to whole vectors.
     unsafe {
