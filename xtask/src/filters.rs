@@ -7,8 +7,9 @@
 use std::fmt::Write as _;
 use std::fs;
 
-use interp_runtime::{Filter, FilterDesc, FilterVisitor, Mode};
-use interp_user_mode::{CosineRamp, Welch2};
+use interp_runtime::{Filter, FilterDesc, FilterVisitor};
+
+use crate::modes::{self, Origin};
 
 use crate::Action;
 
@@ -41,13 +42,10 @@ pub fn run(action: Action) -> Result<(), String> {
 struct Panel {
     desc: FilterDesc,
     weight: fn(f64) -> f64,
-    /// Declared in the user's crate (`tests/user-mode`).
-    user: bool,
 }
 
-struct ToPanel {
-    user: bool,
-}
+#[derive(Clone, Copy)]
+struct ToPanel;
 
 impl FilterVisitor for ToPanel {
     type Output = Panel;
@@ -55,17 +53,8 @@ impl FilterVisitor for ToPanel {
         Panel {
             desc: F::DESC,
             weight: F::weight_f64,
-            user: self.user,
         }
     }
-}
-
-/// The built-in modes, then the user's crate's.
-fn panels() -> Vec<Panel> {
-    let mut panels: Vec<Panel> = Mode::ALL.iter().map(|m| m.visit(ToPanel { user: false })).collect();
-    panels.push(ToPanel { user: true }.visit::<Welch2>());
-    panels.push(ToPanel { user: true }.visit::<CosineRamp>());
-    panels
 }
 
 /// Samples of the kernel over [-support - 0.5, support + 0.5]: the weight inside the support
@@ -149,7 +138,7 @@ fn frame(svg: &mut String, (x0, y0): (f64, f64), zero_y: Option<f64>, labels: [&
 }
 
 fn draw() -> String {
-    let panels = panels();
+    let panels = modes::visit_all(ToPanel);
     let rows = panels.len().div_ceil(COLUMNS);
     let (width, height) = (COLUMNS as f64 * PANEL_W, rows as f64 * PANEL_H + 30.0);
     let mut svg = String::new();
@@ -162,9 +151,9 @@ fn draw() -> String {
         svg,
         r#"<text x="10" y="20" font-size="13">Every declared filter ("user:" from tests/user-mode): weight w(x) (blue); |H(f)|/|H(0)|, f in [0, 1.5] cycles/pixel (red). `{REGENERATE}`</text>"#
     );
-    for (i, panel) in panels.iter().enumerate() {
+    for (i, (origin, panel)) in panels.iter().enumerate() {
         let desc = panel.desc;
-        let origin = if panel.user { "user: " } else { "" };
+        let origin = if *origin == Origin::User { "user: " } else { "" };
         let (px, py) = ((i % COLUMNS) as f64 * PANEL_W + 20.0, (i / COLUMNS) as f64 * PANEL_H + 50.0);
         let _ = writeln!(
             svg,

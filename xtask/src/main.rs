@@ -12,6 +12,7 @@ mod codegen;
 mod filters;
 mod gpu;
 mod kernels;
+mod modes;
 mod verify;
 
 use std::path::PathBuf;

@@ -1,6 +1,7 @@
-//! How a gather runs: the strategy (one pass, tiles, two passes) and the vectorization of a
-//! pass, from the layout and the filter's taps. Thresholds measured on an H200
-//! (docs/PERFORMANCE.md); environment variables override them for experiments.
+//! How a gather runs: the strategy (one pass, tiles, two passes), the vectorization of a
+//! pass and whether its unit-tap kernels run, from the layout and the filter's taps.
+//! Thresholds measured on an H200 (docs/PERFORMANCE.md); environment variables override them
+//! for experiments.
 
 use cubecl::prelude::*;
 use interp_kernels::gather::{MAX_STRIP, STRIP_GROUP, TILE_H};
@@ -45,6 +46,13 @@ pub(super) fn strategy(io: &GatherIo, tap_pairs: f64, channel_vectors: bool) -> 
         return if tap_pairs > 16.0 { Strategy::TwoPass } else { Strategy::OnePass };
     }
     chosen
+}
+
+/// Whether to run the unit-tap kernels, given that both tables qualify (nearest mappings):
+/// they pay where rows hold taps; in the mostly empty adjoint tables of a downsample the
+/// generic kernels (fewer registers) are faster (measured on an H200: docs/PERFORMANCE.md, v9).
+pub(super) fn unit_taps(tables_qualify: bool, tap_pairs: f64) -> bool {
+    tables_qualify && tap_pairs >= 1.0
 }
 
 /// Largest cube count along the y and z axes of a grid.

@@ -7,7 +7,7 @@ use interp_kernels::gather::{
     STRIP_GROUP, TILE_H, TILE_W,
 };
 
-use super::choice::{strategy, vectorization, Strategy, Vectorization};
+use super::choice::{strategy, unit_taps, vectorization, Strategy, Vectorization};
 use super::table::DeviceTable;
 use crate::dtype::DType;
 use crate::tensor::Checked4;
@@ -95,7 +95,8 @@ fn strides_arg<R: Runtime>(strides: [usize; 4]) -> Sequence4Launch<R> {
 /// One launch of a gather kernel: `dst = rows (x) cols` applied to `src`, per (n, c) plane.
 fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
     let [n, c, h, w] = io.dst_view.shape;
-    let vectorization = vectorization(client, io, rows.mean_taps * cols.mean_taps);
+    let tap_pairs = rows.mean_taps * cols.mean_taps;
+    let vectorization = vectorization(client, io, tap_pairs);
     // Units, and strides in the units each tensor is indexed in.
     let (units_c, units_w, vector, src_vector) = match vectorization {
         Vectorization::Channels(v) => (c / v, w, v, v),
@@ -128,10 +129,7 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
     // Channels fastest when they are the destination's innermost dimension (NHWC).
     let channels_last = io.dst_view.channels_last();
-    // The unit-tap kernels (nearest mappings) pay where rows hold taps; in the mostly empty
-    // adjoint tables of a downsample, the generic kernels (fewer registers) are faster
-    // (measured on an H200: docs/PERFORMANCE.md, v9).
-    let unit_taps = rows.unit_taps && cols.unit_taps && rows.mean_taps * cols.mean_taps >= 1.0;
+    let unit_taps = unit_taps(rows.unit_taps && cols.unit_taps, tap_pairs);
     // SAFETY: shapes, strides and buffer extents were validated; every unit guards its index,
     // and the lengths below are in elements, rounded up to whole vectors.
     unsafe {

@@ -6,10 +6,10 @@ use half::{bf16, f16};
 use interp_kernels::definitions::{filter_tables, gather_kernels, NamedKernel};
 use interp_runtime::cubecl::prelude::*;
 use interp_runtime::cubecl::wgpu::WgpuRuntime;
-use interp_runtime::{Filter, FilterVisitor, Mode};
-use interp_user_mode::{CosineRamp, Welch2};
+use interp_runtime::{Filter, FilterVisitor};
 
 use super::sources::Backend;
+use crate::modes;
 
 type Client = ComputeClient<WgpuRuntime>;
 
@@ -34,9 +34,13 @@ pub const DTYPES: [&str; 4] = ["f32", "f16", "bf16", "f64"];
 
 /// Every group checked on `backend`, built with `client` (definitions need one; nothing runs).
 pub fn groups(client: &Client, backend: Backend) -> Vec<Group> {
-    let mut groups: Vec<Group> = Mode::ALL.iter().map(|mode| mode.visit(Tables { client, user: false })).collect();
-    groups.push(Tables { client, user: true }.visit::<Welch2>());
-    groups.push(Tables { client, user: true }.visit::<CosineRamp>());
+    let mut groups: Vec<Group> = modes::visit_all(Tables { client })
+        .into_iter()
+        .map(|(origin, group)| Group {
+            label: format!("{}{}", origin.prefix(), group.label),
+            ..group
+        })
+        .collect();
     for dtype in DTYPES {
         if skip_reason(backend, dtype).is_none() {
             groups.push(Group {
@@ -48,17 +52,16 @@ pub fn groups(client: &Client, backend: Backend) -> Vec<Group> {
     groups
 }
 
+#[derive(Clone, Copy)]
 struct Tables<'a> {
     client: &'a Client,
-    user: bool,
 }
 
 impl FilterVisitor for Tables<'_> {
     type Output = Group;
     fn visit<F: Filter>(self) -> Group {
-        let origin = if self.user { "user " } else { "" };
         Group {
-            label: format!("{origin}{}", F::DESC.name),
+            label: F::DESC.name.to_string(),
             kernels: filter_tables::<F, WgpuRuntime>(self.client),
         }
     }

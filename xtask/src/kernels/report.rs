@@ -112,15 +112,15 @@ impl Report {
     /// Groups down, backends across; a cell is kernels compiled and, for CUDA, the worst
     /// ptxas figures of the group.
     pub fn table(&self) -> String {
-        let mut rows: BTreeMap<usize, (String, BTreeMap<Backend, String>)> = BTreeMap::new();
-        let mut order: Vec<&str> = Vec::new();
+        // Groups in first-seen order, each with its cell per backend.
+        let mut rows: Vec<(&str, BTreeMap<Backend, String>)> = Vec::new();
         for line in &self.lines {
-            let index = order.iter().position(|g| *g == line.group).unwrap_or_else(|| {
-                order.push(&line.group);
-                order.len() - 1
-            });
-            let row = rows.entry(index).or_insert_with(|| (line.group.clone(), BTreeMap::new()));
-            row.1.insert(line.backend, line.cell());
+            match rows.iter_mut().find(|(group, _)| *group == line.group) {
+                Some((_, cells)) => {
+                    cells.insert(line.backend, line.cell());
+                }
+                None => rows.push((&line.group, BTreeMap::from([(line.backend, line.cell())]))),
+            }
         }
         let header: Vec<String> = Backend::ALL
             .iter()
@@ -131,8 +131,8 @@ impl Report {
             })
             .collect();
         let mut cells: Vec<Vec<String>> = vec![std::iter::once("kernels of".to_string()).chain(header).collect()];
-        for (group, by_backend) in rows.values() {
-            let mut row = vec![group.clone()];
+        for (group, by_backend) in &rows {
+            let mut row = vec![group.to_string()];
             row.extend(
                 Backend::ALL
                     .iter()
