@@ -4,10 +4,10 @@ use cubecl::prelude::*;
 use interp_kernels::Filter;
 
 use crate::error::InterpError;
-use crate::launch::{build_table, gather, Direction, GatherIo};
+use crate::launch::{axis_table, gather, Direction, GatherIo};
 use crate::options::{FilterVisitor, InterpolateOptions, ResizeOptions};
 use crate::plan::{plan, Plan};
-use crate::tensor::{check_no_self_overlap, check_tensor, TensorRef};
+use crate::tensor::{check_no_alias, check_no_self_overlap, check_tensor, TensorRef};
 
 /// The forward output shape `interpolate` will produce for `input_shape` with `options`.
 pub fn output_shape(input_shape: [usize; 4], options: &InterpolateOptions) -> Result<[usize; 4], InterpError> {
@@ -78,9 +78,9 @@ pub fn interpolate_with<R: Runtime, F: Filter>(
 ) -> Result<Plan, InterpError> {
     let dtype = input.dtype;
     check_dtype(client, dtype)?;
-    let src = check_tensor("input", &input, dtype)?;
+    let src = check_tensor("input", &input, dtype, alignment(client))?;
     let plan = plan(&F::DESC, src.shape, options)?;
-    let dst = check_tensor("output", &output, dtype)?;
+    let dst = check_tensor("output", &output, dtype, alignment(client))?;
     if dst.shape != plan.output {
         return Err(InterpError::OutputShape {
             expected: plan.output,
@@ -88,8 +88,7 @@ pub fn interpolate_with<R: Runtime, F: Filter>(
         });
     }
     check_no_self_overlap("output", &dst)?;
-    let rows = build_table::<R, F>(client, &plan.rows, Direction::Forward);
-    let cols = build_table::<R, F>(client, &plan.cols, Direction::Forward);
+    check_no_alias(("output", &output, &dst), ("input", &input, &src))?;
     let io = GatherIo {
         src: input.handle,
         src_view: src,
@@ -98,7 +97,7 @@ pub fn interpolate_with<R: Runtime, F: Filter>(
         src_dtype: dtype,
         dst_dtype: dtype,
     };
-    gather(client, &io, &rows, &cols);
+    resample::<R, F>(client, &io, &plan, Direction::Forward)?;
     Ok(plan)
 }
 
@@ -111,9 +110,9 @@ pub fn interpolate_backward_with<R: Runtime, F: Filter>(
 ) -> Result<Plan, InterpError> {
     let dtype = grad_out.dtype;
     check_dtype(client, dtype)?;
-    let dst = check_tensor("grad_in", &grad_in, dtype)?;
+    let dst = check_tensor("grad_in", &grad_in, dtype, alignment(client))?;
     let plan = plan(&F::DESC, dst.shape, options)?;
-    let src = check_tensor("grad_out", &grad_out, dtype)?;
+    let src = check_tensor("grad_out", &grad_out, dtype, alignment(client))?;
     if src.shape != plan.output {
         return Err(InterpError::GradOutShape {
             input: plan.input,
@@ -122,8 +121,7 @@ pub fn interpolate_backward_with<R: Runtime, F: Filter>(
         });
     }
     check_no_self_overlap("grad_in", &dst)?;
-    let rows = build_table::<R, F>(client, &plan.rows, Direction::Adjoint);
-    let cols = build_table::<R, F>(client, &plan.cols, Direction::Adjoint);
+    check_no_alias(("grad_in", &grad_in, &dst), ("grad_out", &grad_out, &src))?;
     let io = GatherIo {
         src: grad_out.handle,
         src_view: src,
@@ -132,8 +130,22 @@ pub fn interpolate_backward_with<R: Runtime, F: Filter>(
         src_dtype: dtype,
         dst_dtype: dtype,
     };
-    gather(client, &io, &rows, &cols);
+    resample::<R, F>(client, &io, &plan, Direction::Adjoint)?;
     Ok(plan)
+}
+
+/// Builds both axes' tables on the host (every size checked before anything is uploaded),
+/// then uploads them and gathers.
+fn resample<R: Runtime, F: Filter>(client: &ComputeClient<R>, io: &GatherIo, plan: &Plan, direction: Direction) -> Result<(), InterpError> {
+    let rows = axis_table(client, "height", &F::DESC, F::weight_f64, &plan.rows, direction)?;
+    let cols = axis_table(client, "width", &F::DESC, F::weight_f64, &plan.cols, direction)?;
+    gather(client, io, &rows.upload(client), &cols.upload(client));
+    Ok(())
+}
+
+/// The byte multiple at which the device binds a buffer.
+fn alignment<R: Runtime>(client: &ComputeClient<R>) -> u64 {
+    client.properties().memory.alignment
 }
 
 fn check_dtype<R: Runtime>(client: &ComputeClient<R>, dtype: crate::dtype::DType) -> Result<(), InterpError> {

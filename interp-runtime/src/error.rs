@@ -53,6 +53,24 @@ pub enum InterpError {
     InvalidSize { axis: &'static str, value: usize },
     #[error("scale factor {scale} on the {axis} axis turns input length {input} into output length 0")]
     EmptyOutput { axis: &'static str, input: usize, scale: f64 },
+    #[error("{tensor} {axis} length {length} exceeds the longest axis the kernels index ({max})")]
+    AxisTooLong {
+        axis: &'static str,
+        tensor: &'static str,
+        length: u64,
+        max: u64,
+    },
+    #[error("{written} shares memory with {read} (bytes {written_bytes:?} and {read_bytes:?} of one buffer); interp never resamples in place")]
+    Aliasing {
+        written: &'static str,
+        read: &'static str,
+        written_bytes: std::ops::Range<u64>,
+        read_bytes: std::ops::Range<u64>,
+    },
+    #[error("{tensor} starts {offset} bytes into its buffer; this device binds buffers only at multiples of {alignment} bytes")]
+    MisalignedOffset { tensor: &'static str, offset: u64, alignment: u64 },
+    #[error("{what} needs {bytes} bytes in one allocation, more than this device allows ({max})")]
+    AllocationTooLarge { what: String, bytes: u64, max: u64 },
     #[error("{what} = {value} exceeds the kernels' 32-bit index range (max {max})")]
     IndexOverflow { what: String, value: u64, max: u64 },
 }

@@ -16,6 +16,7 @@ mod launch;
 mod options;
 mod plan;
 pub mod reference;
+mod taps;
 mod tensor;
 pub mod testing;
 
@@ -24,7 +25,7 @@ pub use dtype::DType;
 pub use error::InterpError;
 pub use interp_kernels::{modes, Filter, FilterDesc};
 pub use options::{FilterVisitor, InterpolateOptions, Mode, Resize, ResizeOptions};
-pub use plan::{plan, plan_axis, AxisPlan, Plan};
+pub use plan::{plan, AxisPlan, Plan, MAX_AXIS};
 pub use tensor::TensorRef;
 
 pub use cubecl;

@@ -1,45 +1,38 @@
 //! Host-side geometry: output size, per-axis scale, support and table widths. Pure functions,
 //! checked before anything touches the device.
 
-use interp_kernels::{FilterDesc, Mapping, TapRule};
+use interp_kernels::{FilterDesc, Mapping};
 
 use crate::error::InterpError;
 use crate::options::{Resize, ResizeOptions};
 
-/// Everything the table kernels need for one axis.
+/// One axis of a resize, as asked: lengths, the user's scale factor when the kernels use it,
+/// and align_corners. The taps follow from it exactly (`taps.rs`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AxisPlan {
     pub in_len: usize,
     pub out_len: usize,
-    /// Input pixels per output pixel, in f32 as PyTorch's CUDA kernels compute it.
-    pub scale: f32,
-    /// Support in input pixels (widened when antialiasing a downsample).
-    pub support: f32,
-    /// Input-pixel distance to filter argument.
-    pub filter_scale: f32,
+    /// The user's scale factor when PyTorch's rule makes the kernels use `1 / factor` (a
+    /// `Resize::Scale` without `recompute`); `None` means `in / out`.
+    pub factor: Option<f64>,
     pub align_corners: bool,
-    /// Forward table width: most taps one output reads.
-    pub taps: usize,
-    /// About how many taps one output reads (nonzero weights, away from the borders).
-    pub mean_forward_taps: f64,
-    /// Adjoint table width: an upper bound on the outputs that read one input.
-    pub adjoint_width: usize,
-    pub lo_offset: f32,
-    pub hi_offset: f32,
-    pub shift: f32,
 }
 
 impl AxisPlan {
-    /// About how many taps one destination index reads: an output's taps, or for the adjoint
-    /// that times `out / in` (each input is read by that many outputs on average).
-    pub fn mean_taps(&self, adjoint: bool) -> f64 {
-        if adjoint {
-            self.mean_forward_taps * self.out_len as f64 / self.in_len as f64
-        } else {
-            self.mean_forward_taps
+    /// Input pixels per output pixel in f64: `(in - 1) / (out - 1)` with align_corners (0 for
+    /// one output), else `1 / factor` or `in / out` (PyTorch's `area_pixel_compute_scale`).
+    pub fn scale(&self) -> f64 {
+        match (self.align_corners, self.factor) {
+            (true, _) if self.out_len > 1 => (self.in_len as f64 - 1.0) / (self.out_len as f64 - 1.0),
+            (true, _) => 0.0,
+            (false, Some(factor)) => 1.0 / factor,
+            (false, None) => self.in_len as f64 / self.out_len as f64,
         }
     }
 }
+
+/// Longest axis the kernels index (tap indices are 32-bit; PyTorch's own limit for one axis).
+pub const MAX_AXIS: usize = i32::MAX as usize;
 
 /// Output length and the scale the kernels use, following PyTorch's `compute_output_size`
 /// and `area_pixel_compute_scale`.
@@ -54,6 +47,7 @@ fn output_length(
             if out == 0 {
                 return Err(InterpError::InvalidSize { axis, value: out });
             }
+            check_axis(axis, "output", out)?;
             Ok((out, None))
         }
         (None, Some((factor, recompute))) => {
@@ -68,11 +62,12 @@ fn output_length(
                     scale: factor,
                 });
             }
-            if out > u32::MAX as f64 {
-                return Err(InterpError::IndexOverflow {
-                    what: format!("{axis} output length"),
-                    value: out as u64,
-                    max: u32::MAX as u64,
+            if out > MAX_AXIS as f64 {
+                return Err(InterpError::AxisTooLong {
+                    axis,
+                    tensor: "output",
+                    length: out as u64,
+                    max: MAX_AXIS as u64,
                 });
             }
             Ok((out as usize, (!recompute).then_some(factor)))
@@ -81,65 +76,16 @@ fn output_length(
     }
 }
 
-/// Plans one axis of a resize with filter `desc`.
-pub fn plan_axis(desc: &FilterDesc, in_len: usize, out_len: usize, factor: Option<f64>, align_corners: bool) -> AxisPlan {
-    let rule = desc.rule();
-    let scale: f32 = if align_corners {
-        if out_len > 1 {
-            (in_len as f32 - 1.0) / (out_len as f32 - 1.0)
-        } else {
-            0.0
-        }
-    } else {
-        match factor {
-            Some(f) if desc.mapping != Mapping::Area => (1.0 / f) as f32,
-            _ => in_len as f32 / out_len as f32,
-        }
-    };
-    let widen = desc.antialias && scale >= 1.0;
-    let base_support = desc.support as f32;
-    let support = if widen { base_support * scale } else { base_support };
-    let filter_scale = if widen { 1.0 / scale } else { 1.0 };
-    let taps = match rule {
-        TapRule::Clamp => 2 * base_support.ceil() as usize,
-        TapRule::Renormalize => 2 * support.ceil() as usize + 1,
-        TapRule::Nearest | TapRule::NearestExact => 1,
-        TapRule::Area => in_len.div_ceil(out_len) + 1,
-    };
-    let mean_forward_taps = match rule {
-        TapRule::Renormalize => (2.0 * support as f64).min(in_len as f64),
-        TapRule::Area => in_len as f64 / out_len as f64,
-        _ => taps as f64,
-    };
-    let half = (taps / 2) as f32;
-    let (lo_offset, hi_offset, shift) = match rule {
-        TapRule::Clamp if align_corners => (-half, half, 0.0),
-        TapRule::Clamp => (0.5 - half, half + 0.5, 0.5),
-        TapRule::Renormalize => (-support - 0.5, support + 1.5, 0.5),
-        TapRule::Nearest | TapRule::Area => (0.0, 1.0, 0.0),
-        TapRule::NearestExact => (0.0, 1.0, 0.5),
-    };
-    // Candidate range length: span/scale, +2 for floor/ceil, +2 margins, +2 edge extension.
-    let adjoint_width = if scale > 0.0 {
-        let span = ((hi_offset - lo_offset) / scale).floor() as usize + 6;
-        span.min(out_len)
-    } else {
-        out_len
-    };
-    AxisPlan {
-        in_len,
-        out_len,
-        scale,
-        support,
-        filter_scale,
-        align_corners,
-        taps,
-        mean_forward_taps,
-        adjoint_width,
-        lo_offset,
-        hi_offset,
-        shift,
+fn check_axis(axis: &'static str, tensor: &'static str, length: usize) -> Result<(), InterpError> {
+    if length > MAX_AXIS {
+        return Err(InterpError::AxisTooLong {
+            axis,
+            tensor,
+            length: length as u64,
+            max: MAX_AXIS as u64,
+        });
     }
+    Ok(())
 }
 
 /// A whole resize: shapes and both axes.
@@ -157,6 +103,9 @@ pub fn plan(desc: &FilterDesc, input: [usize; 4], options: &ResizeOptions) -> Re
         return Err(InterpError::AlignCornersUnsupported { mode: desc.name });
     }
     let [n, c, h, w] = input;
+    check_axis("height", "input", h)?;
+    check_axis("width", "input", w)?;
+    element_count("input", input)?;
     let ((out_h, fh), (out_w, fw)) = match options.resize {
         Resize::Size { height, width } => (
             output_length("height", h, Some(height), None)?,
@@ -171,36 +120,33 @@ pub fn plan(desc: &FilterDesc, input: [usize; 4], options: &ResizeOptions) -> Re
             )
         }
     };
-    let rows = plan_axis(desc, h, out_h, fh, options.align_corners);
-    let cols = plan_axis(desc, w, out_w, fw, options.align_corners);
-    check_index_range(&rows)?;
-    check_index_range(&cols)?;
+    let axis = |in_len, out_len, factor: Option<f64>| AxisPlan {
+        in_len,
+        out_len,
+        // Area windows are integer: a factor only chooses the output size.
+        factor: factor.filter(|_| desc.mapping != Mapping::Area),
+        align_corners: options.align_corners,
+    };
+    let (rows, cols) = (axis(h, out_h, fh), axis(w, out_w, fw));
+    let output = [n, c, out_h, out_w];
+    element_count("output", output)?;
     Ok(Plan {
         input,
-        output: [n, c, out_h, out_w],
+        output,
         rows,
         cols,
     })
 }
 
-/// Table sizes and the area window arithmetic must stay inside u32.
-fn check_index_range(axis: &AxisPlan) -> Result<(), InterpError> {
+/// Elements of a shape, refused when the product does not fit the kernels' 32-bit indices.
+fn element_count(tensor: &'static str, shape: [usize; 4]) -> Result<u64, InterpError> {
     let max = u32::MAX as u64;
-    let checks = [
-        ("forward table entries", axis.out_len as u64 * axis.taps as u64),
-        ("adjoint table entries", axis.in_len as u64 * axis.adjoint_width as u64),
-        ("input length x (output length + 1)", axis.in_len as u64 * (axis.out_len as u64 + 1)),
-    ];
-    for (what, value) in checks {
-        if value > max {
-            return Err(InterpError::IndexOverflow {
-                what: what.to_string(),
-                value,
-                max,
-            });
-        }
-    }
-    Ok(())
+    let count = shape.iter().try_fold(1u64, |acc, &d| acc.checked_mul(d as u64).filter(|&v| v <= max));
+    count.ok_or_else(|| InterpError::IndexOverflow {
+        what: format!("{tensor} elements of shape {shape:?}"),
+        value: shape.iter().fold(1u64, |acc, &d| acc.saturating_mul(d as u64)),
+        max,
+    })
 }
 
 #[cfg(test)]
@@ -211,10 +157,6 @@ mod tests {
     #[test]
     fn pytorch_scale_rules() {
         let bilinear = Mode::Bilinear.desc();
-        // Explicit size: in/out.
-        let p = plan_axis(&bilinear, 5, 13, None, false);
-        assert_eq!(p.scale, 5.0f32 / 13.0);
-        // Given factor, not recomputed: 1/factor, out = floor(in * factor).
         let opts = ResizeOptions {
             resize: Resize::Scale {
                 height: 2.5,
@@ -223,21 +165,37 @@ mod tests {
             },
             align_corners: false,
         };
+        // Given factor, not recomputed: out = floor(in * factor), the kernels use 1 / factor.
         let plan = plan(&bilinear, [1, 1, 10, 10], &opts).unwrap();
         assert_eq!(plan.output, [1, 1, 25, 3]);
-        assert_eq!(plan.rows.scale, (1.0 / 2.5f64) as f32);
-        assert_eq!(plan.cols.scale, (1.0 / 0.3f64) as f32);
+        assert_eq!(plan.rows.scale(), 1.0 / 2.5);
+        assert_eq!(plan.cols.scale(), 1.0 / 0.3);
+        // Area: the factor only sets the size.
+        assert_eq!(super::plan(&Mode::Area.desc(), [1, 1, 10, 10], &opts).unwrap().cols.factor, None);
         // align_corners: (in-1)/(out-1), 0 for a single output.
-        assert_eq!(plan_axis(&bilinear, 4, 7, None, true).scale, 0.5);
-        assert_eq!(plan_axis(&bilinear, 4, 1, None, true).scale, 0.0);
+        let aligned = |in_len, out_len| AxisPlan {
+            in_len,
+            out_len,
+            factor: None,
+            align_corners: true,
+        };
+        assert_eq!(aligned(4, 7).scale(), 0.5);
+        assert_eq!(aligned(4, 1).scale(), 0.0);
     }
 
     #[test]
-    fn antialias_widens_only_when_downsampling() {
-        let aa = Mode::BicubicAa.desc();
-        let down = plan_axis(&aa, 12, 4, None, false);
-        assert_eq!((down.support, down.filter_scale, down.taps), (6.0, 1.0 / 3.0, 13));
-        let up = plan_axis(&aa, 4, 12, None, false);
-        assert_eq!((up.support, up.filter_scale, up.taps), (2.0, 1.0, 5));
+    fn sizes_beyond_the_index_range_are_refused() {
+        let bilinear = Mode::Bilinear.desc();
+        let size = |height, width| ResizeOptions {
+            resize: Resize::Size { height, width },
+            align_corners: false,
+        };
+        let err = plan(&bilinear, [1, 1, 4, 4], &size((1 << 63) + 1, 4)).unwrap_err();
+        assert!(matches!(err, InterpError::AxisTooLong { axis: "height", .. }), "{err}");
+        let err = plan(&bilinear, [1, 1, 4, 4], &size(70_000, 70_000)).unwrap_err();
+        assert!(matches!(err, InterpError::IndexOverflow { .. }), "{err}");
+        // A long axis alone is fine: no bound of one rule applies to the others.
+        assert!(plan(&bilinear, [1, 1, 1, 70_000], &size(1, 70_000)).is_ok());
+        assert!(plan(&bilinear, [1, 1, 1, 100_000], &size(1, 50_000)).is_ok());
     }
 }

@@ -1,7 +1,8 @@
 //! The f64 CPU reference: per-axis tap lists written from the published formulas (PyTorch's
 //! `area_pixel_compute_source_index`, Pillow's `precompute_coeffs`, adaptive pooling windows),
 //! a forward gather, and a backward written as a *scatter* (the literal adjoint of the forward).
-//! It shares nothing with the device kernels but the scale the plan chose.
+//! It shares nothing with the runtime's tables (`taps.rs`, exact rationals) but the scale rule
+//! of the plan (`AxisPlan::scale`), and computes coordinates in plain f64.
 
 use interp_kernels::{FilterDesc, TapRule};
 
@@ -13,7 +14,12 @@ pub type AxisTaps = Vec<Vec<(usize, f64)>>;
 /// The tap lists of one axis for a filter with description `desc` and weight `weight`.
 pub fn axis_taps(desc: &FilterDesc, weight: impl Fn(f64) -> f64, axis: &AxisPlan) -> AxisTaps {
     let n_in = axis.in_len;
-    let s = axis.scale as f64;
+    let s = axis.scale();
+    // PyTorch's nearest modes take their scale in f32.
+    let s32 = match axis.factor {
+        Some(f) => (1.0 / f) as f32,
+        None => n_in as f32 / axis.out_len as f32,
+    };
     (0..axis.out_len)
         .map(|o| {
             let of = o as f64;
@@ -38,11 +44,12 @@ pub fn axis_taps(desc: &FilterDesc, weight: impl Fn(f64) -> f64, axis: &AxisPlan
                 }
                 TapRule::Nearest => {
                     // PyTorch computes nearest indices in f32.
-                    let j = ((o as f32) * axis.scale).floor() as usize;
+                    let j = ((o as f32) * s32).floor() as usize;
                     vec![(j.min(n_in - 1), 1.0)]
                 }
                 TapRule::NearestExact => {
-                    let j = ((o as f32 + 0.5) * axis.scale).floor() as usize;
+                    // `floorf((o + 0.5) * s)`: a double product, rounded to float by floorf.
+                    let j = (((of + 0.5) * s32 as f64) as f32).floor() as usize;
                     vec![(j.min(n_in - 1), 1.0)]
                 }
                 TapRule::Area => {
@@ -117,11 +124,15 @@ pub fn backward(dy: &[f64], input: [usize; 4], rows: &AxisTaps, cols: &AxisTaps)
 mod tests {
     use super::*;
     use crate::options::Mode;
-    use crate::plan::plan_axis;
 
-    fn taps(mode: Mode, n_in: usize, n_out: usize, align: bool) -> AxisTaps {
-        let desc = mode.desc();
-        axis_taps(&desc, |x| mode.weight_f64(x), &plan_axis(&desc, n_in, n_out, None, align))
+    fn taps(mode: Mode, in_len: usize, out_len: usize, align_corners: bool) -> AxisTaps {
+        let axis = AxisPlan {
+            in_len,
+            out_len,
+            factor: None,
+            align_corners,
+        };
+        axis_taps(&mode.desc(), |x| mode.weight_f64(x), &axis)
     }
 
     #[test]

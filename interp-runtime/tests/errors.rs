@@ -240,15 +240,76 @@ fn scale_that_empties_the_output() {
 fn sizes_beyond_the_index_range() {
     let f = fixture();
     let e = f.forward(f.input.view(), &scale(2.0, 1e10));
-    assert!(
-        matches!(&e, InterpError::IndexOverflow { what, .. } if what.contains("width")),
-        "{e:?}"
+    assert!(matches!(&e, InterpError::AxisTooLong { axis: "width", tensor: "output", .. }), "{e:?}");
+    // 2^63 + 1 must not wrap into a small size (checked arithmetic, not a debug panic).
+    let e = output_shape([1, 1, 4, 4], &size((1 << 63) + 1, 4));
+    assert!(matches!(e, Err(InterpError::AxisTooLong { axis: "height", .. })), "{e:?}");
+    // Nor may the element count: every axis fits, their product does not.
+    let e = output_shape([64, 64, 4, 4], &size(40_000, 40_000));
+    assert!(matches!(&e, Err(InterpError::IndexOverflow { what, .. }) if what.contains("output")), "{e:?}");
+    // No bound of one rule applies to all: long axes resize under every mode.
+    for mode in [Mode::Area, Mode::Bilinear, Mode::Lanczos3Aa] {
+        for (input, output) in [(70_000, 70_000), (100_000, 50_000)] {
+            let opts = InterpolateOptions::new(mode, Resize::Size { height: 1, width: output });
+            assert_eq!(output_shape([1, 1, 1, input], &opts), Ok([1, 1, 1, output]), "{mode} {input} -> {output}");
+        }
+    }
+}
+
+#[test]
+fn stride_zero_grad_out_of_a_huge_claimed_shape() {
+    let f = fixture();
+    // One element broadcast (stride 0) over a claimed 2^63 + 1 rows: refused before any launch.
+    let one = upload(&f.client, &[1.0], [1, 1, 1, 1], Layout::Nchw, DType::F32);
+    let claimed = [1usize, 1, (1 << 63) + 1, 10];
+    let grad_out = TensorRef::new(&one.handle, &claimed, &[0, 0, 0, 0], DType::F32);
+    let options = size((1 << 63) + 1, 10);
+    let e = interpolate_backward(&f.client, grad_out, f.output.view(), &options).expect_err("must be refused");
+    f.assert_untouched();
+    assert!(matches!(e, InterpError::AxisTooLong { .. } | InterpError::OutputShape { .. } | InterpError::GradOutShape { .. }), "{e:?}");
+}
+
+#[test]
+fn in_place_and_overlapping_calls() {
+    let client = client();
+    let data = random(2 * 3 * 16 * 20, 5);
+    let buffer = upload(&client, &data, [2, 3, 16, 20], Layout::Nchw, DType::F32);
+    // Same handle as input and output of a same-size resize.
+    let same = size(16, 20);
+    let view = buffer.view();
+    let e = interpolate(&client, view, view, &same).expect_err("in place must be refused");
+    assert!(matches!(e, InterpError::Aliasing { written: "output", read: "input", .. }), "{e:?}");
+    let e = interpolate_backward(&client, view, view, &same).expect_err("in place must be refused");
+    assert!(matches!(e, InterpError::Aliasing { written: "grad_in", read: "grad_out", .. }), "{e:?}");
+    // Views of one buffer at offsets every device accepts (256 bytes): a plane is 1280 bytes.
+    let (shape, strides) = ([1, 1, 16, 20], [320, 320, 20, 1]);
+    let first = TensorRef::new(&buffer.handle, &shape, &strides, DType::F32);
+    let shifted = buffer.handle.clone().offset_start(512);
+    let second = TensorRef::new(&shifted, &shape, &strides, DType::F32);
+    let e = interpolate(&client, first, second, &same).expect_err("overlap must be refused");
+    assert!(matches!(e, InterpError::Aliasing { .. }), "{e:?}");
+    // Disjoint views of one buffer are fine: the second plane after the first.
+    let disjoint = buffer.handle.clone().offset_start(1280);
+    let third = TensorRef::new(&disjoint, &shape, &strides, DType::F32);
+    interpolate(&client, first, third, &same).expect("disjoint views of one buffer");
+    let (values, _) = download(&client, &buffer);
+    let plane = quantize(DType::F32, &data[..320]);
+    assert_eq!(&values[320..640], &plane[..], "identity resize into the disjoint view");
+    assert_eq!(&values[..320], &plane[..], "the source is untouched");
+}
+
+#[test]
+fn handle_offsets_the_device_cannot_bind() {
+    let f = fixture();
+    let alignment = f.client.properties().memory.alignment;
+    let offset = f.input.handle.clone().offset_start(4);
+    let e = f.forward(TensorRef::new(&offset, &[1, 1, 4, 4], &[16, 16, 4, 1], DType::F32), &size(8, 10));
+    assert_eq!(
+        e,
+        InterpError::MisalignedOffset {
+            tensor: "input",
+            offset: 4,
+            alignment
+        }
     );
-    // in * (out + 1) beyond u32 for the area windows and tables.
-    let wide = upload(&f.client, &random(70_000, 3), [1, 1, 1, 70_000], Layout::Nchw, DType::F32);
-    let e = output_shape(
-        wide.shape,
-        &InterpolateOptions::new(Mode::Area, Resize::Size { height: 1, width: 70_000 }),
-    );
-    assert!(matches!(e, Err(InterpError::IndexOverflow { .. })), "{e:?}");
 }

@@ -4,7 +4,7 @@
 //! for experiments.
 
 use cubecl::prelude::*;
-use interp_kernels::gather::{MAX_STRIP, STRIP_GROUP, TILE_H};
+use interp_kernels::gather::{MAX_STRIP, STRIP_GROUP, TILE_H, TILE_W};
 
 use super::gather::GatherIo;
 use crate::tensor::Checked4;
@@ -25,9 +25,14 @@ pub(super) enum Strategy {
 /// gathers of channel vectors (NHWC) go one pass unless the filter has very many tap pairs;
 /// scalar gathers (NCHW) go through shared-memory tiles unless four tap pairs or fewer per
 /// output make the one-pass kernels cheaper.
-pub(super) fn strategy(io: &GatherIo, tap_pairs: f64, channel_vectors: bool) -> Strategy {
-    let [n, c, h, _] = io.dst_view.shape;
-    let tiles_fit = n * c <= MAX_GRID && h.div_ceil(TILE_H as usize) <= MAX_GRID;
+/// A strategy whose launch would not fit the device (tiles beyond its grid, an intermediate
+/// beyond its largest allocation) falls back to one that does, so the choice stays a pure
+/// function of the shapes and the device.
+pub(super) fn strategy<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, tap_pairs: f64, channel_vectors: bool) -> Strategy {
+    let [n, c, h, w] = io.dst_view.shape;
+    let (max_x, max_y, max_z) = client.properties().hardware.max_cube_count;
+    let fits = |count: usize, max: u32| count <= max as usize;
+    let tiles_fit = fits(w.div_ceil(TILE_W as usize), max_x) && fits(h.div_ceil(TILE_H as usize), max_y) && fits(n * c, max_z);
     let chosen = match std::env::var("INTERP_GATHER").as_deref() {
         Ok("one-pass") => Strategy::OnePass,
         Ok("two-pass") => Strategy::TwoPass,
@@ -42,10 +47,34 @@ pub(super) fn strategy(io: &GatherIo, tap_pairs: f64, channel_vectors: bool) -> 
         _ if tap_pairs > 4.0 => Strategy::Tiled,
         _ => Strategy::OnePass,
     };
-    if chosen == Strategy::Tiled && !tiles_fit {
-        return if tap_pairs > 16.0 { Strategy::TwoPass } else { Strategy::OnePass };
+    let chosen = if chosen == Strategy::Tiled && !tiles_fit {
+        if tap_pairs > 16.0 {
+            Strategy::TwoPass
+        } else {
+            Strategy::OnePass
+        }
+    } else {
+        chosen
+    };
+    if chosen == Strategy::TwoPass && intermediate_bytes(io) > client.properties().memory.max_page_size {
+        return Strategy::OnePass;
     }
     chosen
+}
+
+/// Shape of the two-pass intermediate, and whether the width is resampled first: the axis
+/// that leaves the smaller intermediate goes first.
+pub(super) fn intermediate_shape(io: &GatherIo) -> ([usize; 4], bool) {
+    let [n, c, dst_h, dst_w] = io.dst_view.shape;
+    let [_, _, src_h, src_w] = io.src_view.shape;
+    let width_first = src_h * dst_w <= dst_h * src_w;
+    let shape = if width_first { [n, c, src_h, dst_w] } else { [n, c, dst_h, src_w] };
+    (shape, width_first)
+}
+
+fn intermediate_bytes(io: &GatherIo) -> u64 {
+    let (shape, _) = intermediate_shape(io);
+    shape.iter().map(|&d| d as u64).product::<u64>() * io.dst_dtype.accumulator().size() as u64
 }
 
 /// Whether to run the unit-tap kernels, given that both tables qualify (nearest mappings):
@@ -54,9 +83,6 @@ pub(super) fn strategy(io: &GatherIo, tap_pairs: f64, channel_vectors: bool) -> 
 pub(super) fn unit_taps(tables_qualify: bool, tap_pairs: f64) -> bool {
     tables_qualify && tap_pairs >= 1.0
 }
-
-/// Largest cube count along the y and z axes of a grid.
-const MAX_GRID: usize = 65_535;
 
 /// How the gather is vectorized.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +112,7 @@ fn max_vector() -> usize {
     std::env::var("INTERP_MAX_VECTOR")
         .ok()
         .and_then(|v| v.parse().ok())
+        .filter(|&v| v >= 1)
         .unwrap_or(usize::MAX)
 }
 
@@ -125,5 +152,15 @@ pub(super) fn vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo
         return Vectorization::Channels(1);
     }
     let strip = (width / STRIP_GROUP as usize).clamp(1, MAX_STRIP as usize).min(cap);
+    // Strips round each row up to whole groups: their unit count must fit the u32 index.
+    if strip_units(dst.shape, strip as u32) > u32::MAX as usize {
+        return Vectorization::Channels(1);
+    }
     Vectorization::Strips(strip as u32)
+}
+
+/// Units of a strips launch over a destination of `shape`.
+pub(super) fn strip_units([n, c, h, w]: [usize; 4], strip: u32) -> usize {
+    let group = STRIP_GROUP as usize;
+    n * c * h * w.div_ceil(group * strip as usize) * group
 }

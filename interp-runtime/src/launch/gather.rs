@@ -4,10 +4,10 @@ use cubecl::prelude::*;
 use cubecl::server::Handle;
 use interp_kernels::gather::{
     separable_gather, separable_gather_along_width, separable_gather_strips, separable_gather_tiled, GatherLayoutLaunch, Sequence4Launch,
-    STRIP_GROUP, TILE_H, TILE_W,
+    TILE_H, TILE_W,
 };
 
-use super::choice::{strategy, unit_taps, vectorization, Strategy, Vectorization};
+use super::choice::{intermediate_shape, strategy, strip_units, unit_taps, vectorization, Strategy, Vectorization};
 use super::table::DeviceTable;
 use crate::dtype::DType;
 use crate::tensor::Checked4;
@@ -47,17 +47,16 @@ pub(crate) struct GatherIo<'a> {
 pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
     let tap_pairs = rows.mean_taps * cols.mean_taps;
     let channel_vectors = matches!(vectorization(client, io, tap_pairs), Vectorization::Channels(v) if v > 1);
-    match strategy(io, tap_pairs, channel_vectors) {
+    match strategy(client, io, tap_pairs, channel_vectors) {
         Strategy::OnePass => return gather_pass(client, io, rows, cols),
         Strategy::Tiled => return gather_tiled(client, io, rows, cols),
         Strategy::TwoPass => {}
     }
-    let [n, c, dst_h, dst_w] = io.dst_view.shape;
+    let [_, _, dst_h, dst_w] = io.dst_view.shape;
     let [_, _, src_h, src_w] = io.src_view.shape;
     // Resample first along the axis that leaves the smaller intermediate.
-    let width_first = src_h * dst_w <= dst_h * src_w;
-    let shape = if width_first { [n, c, src_h, dst_w] } else { [n, c, dst_h, src_w] };
-    let [_, _, h, w] = shape;
+    let (shape, width_first) = intermediate_shape(io);
+    let [_, c, h, w] = shape;
     let strides = if io.dst_view.channels_last() {
         [h * w * c, 1, w * c, c]
     } else {
@@ -122,7 +121,7 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
         strides_arg(dst_strides),
     );
     let units = match vectorization {
-        Vectorization::Strips(strip) => n * c * h * w.div_ceil(STRIP_GROUP as usize * strip as usize) * STRIP_GROUP as usize,
+        Vectorization::Strips(strip) => strip_units(io.dst_view.shape, strip),
         _ => n * units_c * h * units_w,
     };
     let dim = CubeDim::new_1d(UNITS_PER_CUBE);

@@ -1,4 +1,4 @@
-//! Device work, called only with validated inputs: build the per-axis tables (`table`),
+//! Device work, called only with validated inputs: pad and upload the per-axis tables (`table`),
 //! choose how to run the gather (`choice`), launch it (`gather`).
 
 mod choice;
@@ -6,4 +6,4 @@ mod gather;
 mod table;
 
 pub(crate) use gather::{gather, GatherIo};
-pub(crate) use table::{build_table, Direction};
+pub(crate) use table::{axis_table, Direction};

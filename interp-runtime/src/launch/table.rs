@@ -1,19 +1,113 @@
-//! Per-axis tables in device memory, built by the filter's table kernels.
+//! Per-axis tables in device memory: the host's exact taps (`taps.rs`), padded to rows of one
+//! width, checked against the kernels' 32-bit indexing and the device's largest allocation
+//! before anything is uploaded.
 
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use interp_kernels::gather::AxisTableLaunch;
-use interp_kernels::taps::AxisGeometryLaunch;
-use interp_kernels::Filter;
 
+use interp_kernels::FilterDesc;
+
+use crate::error::InterpError;
 use crate::plan::AxisPlan;
-use interp_kernels::UNITS_PER_CUBE;
+use crate::taps::{forward_taps, AxisTaps};
 
 /// Which way a table maps: forward reads inputs per output, adjoint reads outputs per input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Direction {
     Forward,
     Adjoint,
+}
+
+/// The host table of one axis (named `axis` in errors) for a filter, in `direction`.
+pub(crate) fn axis_table<R: Runtime>(
+    client: &ComputeClient<R>,
+    axis: &str,
+    desc: &FilterDesc,
+    weight: fn(f64) -> f64,
+    plan: &AxisPlan,
+    direction: Direction,
+) -> Result<HostTable, InterpError> {
+    let taps = forward_taps(desc, weight, plan);
+    match direction {
+        Direction::Forward => HostTable::new(client, &format!("{axis} forward table"), &taps),
+        Direction::Adjoint => HostTable::new(client, &format!("{axis} adjoint table"), &taps.transpose(plan.in_len)),
+    }
+}
+
+/// A table padded on the host, ready to upload: `rows x width` slots, zero weights in the
+/// padding, and each row's count.
+pub(crate) struct HostTable {
+    index: Vec<u32>,
+    weight: Vec<f32>,
+    count: Vec<u32>,
+    rows: usize,
+    width: usize,
+    mean_taps: f64,
+    unit_taps: bool,
+}
+
+impl HostTable {
+    /// Pads `taps`; `what` names the table in errors.
+    pub fn new<R: Runtime>(client: &ComputeClient<R>, what: &str, taps: &AxisTaps) -> Result<Self, InterpError> {
+        let (rows, width) = (taps.rows(), taps.width().max(1));
+        let slots = rows as u64 * width as u64;
+        if slots > u32::MAX as u64 {
+            return Err(InterpError::IndexOverflow {
+                what: format!("{what} slots ({rows} rows x {width} taps)"),
+                value: slots,
+                max: u32::MAX as u64,
+            });
+        }
+        check_allocation(client, what, slots * 4)?;
+        let slots = slots as usize;
+        let mut index = vec![0u32; slots];
+        let mut weight = vec![0f32; slots];
+        let mut count = vec![0u32; rows];
+        for r in 0..rows {
+            let span = taps.offsets[r]..taps.offsets[r + 1];
+            let at = r * width;
+            index[at..at + span.len()].copy_from_slice(&taps.index[span.clone()]);
+            weight[at..at + span.len()].copy_from_slice(&taps.weight[span.clone()]);
+            count[r] = span.len() as u32;
+        }
+        Ok(Self {
+            index,
+            weight,
+            count,
+            rows,
+            width,
+            mean_taps: taps.mean(),
+            unit_taps: taps.unit_contiguous(),
+        })
+    }
+
+    pub fn upload<R: Runtime>(&self, client: &ComputeClient<R>) -> DeviceTable {
+        let bytes = |v: &[u32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        let weight: Vec<u8> = self.weight.iter().flat_map(|x| x.to_le_bytes()).collect();
+        DeviceTable {
+            index: client.create_from_slice(&bytes(&self.index)),
+            weight: client.create_from_slice(&weight),
+            count: client.create_from_slice(&bytes(&self.count)),
+            rows: self.rows,
+            width: self.width,
+            mean_taps: self.mean_taps,
+            unit_taps: self.unit_taps,
+        }
+    }
+}
+
+/// Refuses one allocation larger than the device's largest (cubecl would panic on it).
+pub(crate) fn check_allocation<R: Runtime>(client: &ComputeClient<R>, what: &str, bytes: u64) -> Result<(), InterpError> {
+    let max = client.properties().memory.max_page_size;
+    if bytes > max {
+        return Err(InterpError::AllocationTooLarge {
+            what: what.to_string(),
+            bytes,
+            max,
+        });
+    }
+    Ok(())
 }
 
 /// A table in device memory.
@@ -23,16 +117,16 @@ pub(crate) struct DeviceTable {
     count: Handle,
     rows: usize,
     width: usize,
-    /// About how many taps one destination index reads (see `AxisPlan::mean_taps`).
+    /// Mean taps one destination index reads.
     pub(super) mean_taps: f64,
-    /// Every row reads consecutive indices with weight one (`TapRule::unit_contiguous_taps`).
+    /// Every row reads consecutive indices with weight one (`AxisTaps::unit_contiguous`).
     pub(super) unit_taps: bool,
 }
 
 impl DeviceTable {
     pub(super) fn arg<R: Runtime>(&self) -> AxisTableLaunch<R> {
         let slots = self.rows * self.width;
-        // SAFETY: the handles were allocated with exactly these lengths in `build_table`.
+        // SAFETY: the handles were created with exactly these lengths in `HostTable::upload`.
         unsafe {
             AxisTableLaunch::new(
                 ArrayArg::from_raw_parts(self.index.clone(), slots),
@@ -42,58 +136,7 @@ impl DeviceTable {
             )
         }
     }
-}
 
-fn geometry_arg<R: Runtime>(axis: &AxisPlan) -> AxisGeometryLaunch<R> {
-    AxisGeometryLaunch::new(
-        axis.in_len as u32,
-        axis.out_len as u32,
-        axis.scale,
-        axis.support,
-        axis.filter_scale,
-        axis.align_corners as u32,
-        axis.taps as u32,
-        axis.lo_offset,
-        axis.hi_offset,
-        axis.shift,
-    )
-}
-
-/// Builds one axis's table with the filter's own table kernel (generated by `filter!`).
-pub(crate) fn build_table<R: Runtime, F: Filter>(client: &ComputeClient<R>, axis: &AxisPlan, direction: Direction) -> DeviceTable {
-    let (rows, width) = match direction {
-        Direction::Forward => (axis.out_len, axis.taps),
-        Direction::Adjoint => (axis.in_len, axis.adjoint_width),
-    };
-    let slots = rows * width;
-    let table = DeviceTable {
-        index: client.empty(slots * 4),
-        weight: client.empty(slots * 4),
-        count: client.empty(rows * 4),
-        rows,
-        width,
-        mean_taps: axis.mean_taps(direction == Direction::Adjoint),
-        unit_taps: F::DESC.rule().unit_contiguous_taps(),
-    };
-    let dim = CubeDim::new_1d(UNITS_PER_CUBE);
-    let count = cubecl::calculate_cube_count_elemwise(client, rows, dim);
-    // SAFETY: the arrays have the lengths the kernels index (`rows * width` slots, `rows`
-    // counts); every unit guards `pos < rows` and writes only inside its own row.
-    unsafe {
-        let (index, weight, counts) = (
-            ArrayArg::from_raw_parts(table.index.clone(), slots),
-            ArrayArg::from_raw_parts(table.weight.clone(), slots),
-            ArrayArg::from_raw_parts(table.count.clone(), rows),
-        );
-        match direction {
-            Direction::Forward => F::launch_forward_table(client, count, dim, geometry_arg(axis), index, weight, counts),
-            Direction::Adjoint => F::launch_adjoint_table(client, count, dim, geometry_arg(axis), width as u32, index, weight, counts),
-        }
-    }
-    table
-}
-
-impl DeviceTable {
     /// The identity along an axis of `len`: each index reads itself with weight 1.
     pub(super) fn identity<R: Runtime>(client: &ComputeClient<R>, len: usize) -> DeviceTable {
         let index: Vec<u8> = (0..len as u32).flat_map(u32::to_le_bytes).collect();
