@@ -60,7 +60,9 @@ pub enum InterpError {
         length: u64,
         max: u64,
     },
-    #[error("{written} shares memory with {read} (bytes {written_bytes:?} and {read_bytes:?} of one buffer); interp never resamples in place")]
+    #[error(
+        "{written} shares memory with {read} (bytes {written_bytes:?} and {read_bytes:?} of one buffer); interp never resamples in place"
+    )]
     Aliasing {
         written: &'static str,
         read: &'static str,

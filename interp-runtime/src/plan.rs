@@ -130,18 +130,15 @@ pub fn plan(desc: &FilterDesc, input: [usize; 4], options: &ResizeOptions) -> Re
     let (rows, cols) = (axis(h, out_h, fh), axis(w, out_w, fw));
     let output = [n, c, out_h, out_w];
     element_count("output", output)?;
-    Ok(Plan {
-        input,
-        output,
-        rows,
-        cols,
-    })
+    Ok(Plan { input, output, rows, cols })
 }
 
 /// Elements of a shape, refused when the product does not fit the kernels' 32-bit indices.
 fn element_count(tensor: &'static str, shape: [usize; 4]) -> Result<u64, InterpError> {
     let max = u32::MAX as u64;
-    let count = shape.iter().try_fold(1u64, |acc, &d| acc.checked_mul(d as u64).filter(|&v| v <= max));
+    let count = shape
+        .iter()
+        .try_fold(1u64, |acc, &d| acc.checked_mul(d as u64).filter(|&v| v <= max));
     count.ok_or_else(|| InterpError::IndexOverflow {
         what: format!("{tensor} elements of shape {shape:?}"),
         value: shape.iter().fold(1u64, |acc, &d| acc.saturating_mul(d as u64)),

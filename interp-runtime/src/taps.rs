@@ -46,7 +46,10 @@ impl AxisTaps {
     /// gathers need only each row's first index and count.
     pub fn unit_contiguous(&self) -> bool {
         self.weight.iter().all(|&w| w == 1.0)
-            && self.offsets.windows(2).all(|w| self.index[w[0]..w[1]].windows(2).all(|p| p[1] == p[0] + 1))
+            && self
+                .offsets
+                .windows(2)
+                .all(|w| self.index[w[0]..w[1]].windows(2).all(|p| p[1] == p[0] + 1))
     }
 
     fn row(&self, r: usize) -> impl Iterator<Item = (u32, f32)> + '_ {
@@ -243,7 +246,11 @@ mod tests {
     #[test]
     fn exact_source_far_along_a_long_axis() {
         // 20_000_000 -> 200: src = 100000 (o + 0.5) - 0.5 exactly; f32 would collapse neighbours.
-        let t = forward_taps(&Mode::Bilinear.desc(), |x| (1.0 - x.abs()).max(0.0), &axis(20_000_000, 200, None, false));
+        let t = forward_taps(
+            &Mode::Bilinear.desc(),
+            |x| (1.0 - x.abs()).max(0.0),
+            &axis(20_000_000, 200, None, false),
+        );
         for o in 0..200 {
             let expected = 100_000 * o as u32 + 49_999;
             assert_eq!(rows(&t)[o], vec![(expected, 0.5), (expected + 1, 0.5)], "output {o}");
@@ -257,8 +264,9 @@ mod tests {
         let a = t.transpose(13);
         for j in 0..13 {
             let mine: Vec<(u32, f32)> = a.row(j).collect();
-            let from_forward: Vec<(u32, f32)> =
-                (0..5).flat_map(|o| t.row(o).filter(|e| e.0 == j as u32).map(move |e| (o as u32, e.1))).collect();
+            let from_forward: Vec<(u32, f32)> = (0..5)
+                .flat_map(|o| t.row(o).filter(|e| e.0 == j as u32).map(move |e| (o as u32, e.1)))
+                .collect();
             assert_eq!(mine, from_forward);
         }
         assert_eq!(a.transpose(5), t);

@@ -148,7 +148,10 @@ fn byte_range(t: &TensorRef, view: &Checked4) -> std::ops::Range<u64> {
 /// Refuses a destination whose bytes overlap its source's in one allocation (an in-place
 /// call would race). Interleaved views of one buffer that never share an element are refused
 /// too when their byte ranges overlap: the check compares ranges, not element sets.
-pub(crate) fn check_no_alias(written: (&'static str, &TensorRef, &Checked4), read: (&'static str, &TensorRef, &Checked4)) -> Result<(), InterpError> {
+pub(crate) fn check_no_alias(
+    written: (&'static str, &TensorRef, &Checked4),
+    read: (&'static str, &TensorRef, &Checked4),
+) -> Result<(), InterpError> {
     let (written_name, w, w_view) = written;
     let (read_name, r, r_view) = read;
     let same = match (memory_id(w.handle), memory_id(r.handle)) {

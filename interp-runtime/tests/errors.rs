@@ -240,18 +240,35 @@ fn scale_that_empties_the_output() {
 fn sizes_beyond_the_index_range() {
     let f = fixture();
     let e = f.forward(f.input.view(), &scale(2.0, 1e10));
-    assert!(matches!(&e, InterpError::AxisTooLong { axis: "width", tensor: "output", .. }), "{e:?}");
+    assert!(
+        matches!(
+            &e,
+            InterpError::AxisTooLong {
+                axis: "width",
+                tensor: "output",
+                ..
+            }
+        ),
+        "{e:?}"
+    );
     // 2^63 + 1 must not wrap into a small size (checked arithmetic, not a debug panic).
     let e = output_shape([1, 1, 4, 4], &size((1 << 63) + 1, 4));
     assert!(matches!(e, Err(InterpError::AxisTooLong { axis: "height", .. })), "{e:?}");
     // Nor may the element count: every axis fits, their product does not.
     let e = output_shape([64, 64, 4, 4], &size(40_000, 40_000));
-    assert!(matches!(&e, Err(InterpError::IndexOverflow { what, .. }) if what.contains("output")), "{e:?}");
+    assert!(
+        matches!(&e, Err(InterpError::IndexOverflow { what, .. }) if what.contains("output")),
+        "{e:?}"
+    );
     // No bound of one rule applies to all: long axes resize under every mode.
     for mode in [Mode::Area, Mode::Bilinear, Mode::Lanczos3Aa] {
         for (input, output) in [(70_000, 70_000), (100_000, 50_000)] {
             let opts = InterpolateOptions::new(mode, Resize::Size { height: 1, width: output });
-            assert_eq!(output_shape([1, 1, 1, input], &opts), Ok([1, 1, 1, output]), "{mode} {input} -> {output}");
+            assert_eq!(
+                output_shape([1, 1, 1, input], &opts),
+                Ok([1, 1, 1, output]),
+                "{mode} {input} -> {output}"
+            );
         }
     }
 }
@@ -266,7 +283,13 @@ fn stride_zero_grad_out_of_a_huge_claimed_shape() {
     let options = size((1 << 63) + 1, 10);
     let e = interpolate_backward(&f.client, grad_out, f.output.view(), &options).expect_err("must be refused");
     f.assert_untouched();
-    assert!(matches!(e, InterpError::AxisTooLong { .. } | InterpError::OutputShape { .. } | InterpError::GradOutShape { .. }), "{e:?}");
+    assert!(
+        matches!(
+            e,
+            InterpError::AxisTooLong { .. } | InterpError::OutputShape { .. } | InterpError::GradOutShape { .. }
+        ),
+        "{e:?}"
+    );
 }
 
 #[test]
@@ -278,9 +301,29 @@ fn in_place_and_overlapping_calls() {
     let same = size(16, 20);
     let view = buffer.view();
     let e = interpolate(&client, view, view, &same).expect_err("in place must be refused");
-    assert!(matches!(e, InterpError::Aliasing { written: "output", read: "input", .. }), "{e:?}");
+    assert!(
+        matches!(
+            e,
+            InterpError::Aliasing {
+                written: "output",
+                read: "input",
+                ..
+            }
+        ),
+        "{e:?}"
+    );
     let e = interpolate_backward(&client, view, view, &same).expect_err("in place must be refused");
-    assert!(matches!(e, InterpError::Aliasing { written: "grad_in", read: "grad_out", .. }), "{e:?}");
+    assert!(
+        matches!(
+            e,
+            InterpError::Aliasing {
+                written: "grad_in",
+                read: "grad_out",
+                ..
+            }
+        ),
+        "{e:?}"
+    );
     // Views of one buffer at offsets every device accepts (256 bytes): a plane is 1280 bytes.
     let (shape, strides) = ([1, 1, 16, 20], [320, 320, 20, 1]);
     let first = TensorRef::new(&buffer.handle, &shape, &strides, DType::F32);
