@@ -73,7 +73,7 @@ pub(crate) fn check_tensor(name: &'static str, t: &TensorRef, dtype: DType, alig
         });
     }
     let offset = t.handle.offset_start.unwrap_or(0);
-    if alignment > 1 && offset % alignment != 0 {
+    if alignment > 1 && !offset.is_multiple_of(alignment) {
         return Err(InterpError::MisalignedOffset {
             tensor: name,
             offset,

@@ -64,12 +64,12 @@ impl HostTable {
         let mut index = vec![0u32; slots];
         let mut weight = vec![0f32; slots];
         let mut count = vec![0u32; rows];
-        for r in 0..rows {
+        for (r, row_count) in count.iter_mut().enumerate() {
             let span = taps.offsets[r]..taps.offsets[r + 1];
             let at = r * width;
             index[at..at + span.len()].copy_from_slice(&taps.index[span.clone()]);
             weight[at..at + span.len()].copy_from_slice(&taps.weight[span.clone()]);
-            count[r] = span.len() as u32;
+            *row_count = span.len() as u32;
         }
         Ok(Self {
             index,
