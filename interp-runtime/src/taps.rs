@@ -105,22 +105,31 @@ impl Builder {
     /// Ends a row whose entries were pushed in non-decreasing index order; `scale` multiplies
     /// every weight (the renormalization) before the one rounding to f32.
     fn finish_row(&mut self, scale: f64) {
-        let mut merged: Vec<(i64, f64)> = Vec::with_capacity(self.row.len());
+        let mut pending: Option<(i64, f64)> = None;
         for &(j, w) in &self.row {
-            match merged.last_mut() {
+            match &mut pending {
                 Some(last) if last.0 == j => last.1 += w,
-                _ => merged.push((j, w)),
+                _ => {
+                    if let Some(done) = pending.replace((j, w)) {
+                        push_entry(&mut self.taps, done, scale);
+                    }
+                }
             }
         }
-        for (j, w) in merged {
-            let w = (w * scale) as f32;
-            if w != 0.0 {
-                self.taps.index.push(j as u32);
-                self.taps.weight.push(w);
-            }
+        if let Some(done) = pending {
+            push_entry(&mut self.taps, done, scale);
         }
         self.taps.offsets.push(self.taps.index.len());
         self.row.clear();
+    }
+}
+
+/// Appends one merged entry, its weight scaled and rounded to f32 once; zeros are dropped.
+fn push_entry(taps: &mut AxisTaps, (j, w): (i64, f64), scale: f64) {
+    let w = (w * scale) as f32;
+    if w != 0.0 {
+        taps.index.push(j as u32);
+        taps.weight.push(w);
     }
 }
 

@@ -34,6 +34,11 @@ pub(crate) struct Checked4 {
 }
 
 impl Checked4 {
+    /// Elements from the view's first to one past its last element.
+    pub fn span(&self) -> usize {
+        self.shape.iter().zip(self.strides).map(|(&n, s)| (n - 1) * s).sum::<usize>() + 1
+    }
+
     /// Whether channels are the innermost dimension (NHWC-like), so units should run with
     /// channels fastest.
     pub fn channels_last(&self) -> bool {
@@ -141,8 +146,7 @@ fn memory_id(handle: &Handle) -> Option<String> {
 /// Bytes of its allocation a view can touch: from its first to one past its last element.
 fn byte_range(t: &TensorRef, view: &Checked4) -> std::ops::Range<u64> {
     let base = t.handle.offset_start.unwrap_or(0);
-    let last: u64 = view.shape.iter().zip(view.strides).map(|(&n, s)| (n as u64 - 1) * s as u64).sum();
-    base..base + (last + 1) * t.dtype.size() as u64
+    base..base + (view.span() * t.dtype.size()) as u64
 }
 
 /// Refuses a destination whose bytes overlap its source's in one allocation (an in-place

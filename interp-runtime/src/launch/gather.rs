@@ -186,6 +186,5 @@ fn gather_tiled<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
 /// Elements from the first to one past the last element of a view, rounded up to a whole
 /// number of vectors.
 fn extent(view: &Checked4, vector: usize) -> usize {
-    let last: usize = view.shape.iter().zip(view.strides).map(|(&n, s)| (n - 1) * s).sum();
-    (last + 1).next_multiple_of(vector)
+    view.span().next_multiple_of(vector)
 }
