@@ -6,7 +6,8 @@
 set -uo pipefail
 names="one-pass two-pass tiled auto"
 for m in $names; do
-    INTERP_GATHER=$m .gpu/bin/resample ${BENCH_QUICK:+--quick} 2>&1 >/dev/null | grep -E "^8x" \
+    strategy=$([ "$m" = auto ] || echo "--strategy $m")
+    .gpu/bin/resample ${BENCH_QUICK:+--quick} $strategy 2>&1 >/dev/null | grep -E "^8x" \
         | awk '{print $1"_"$2"_"$3"_"$4, $6, $12}' | sort > /tmp/strategy-$m.txt
 done
 echo "case  fwd: one two tiled auto | bwd: one two tiled auto"

@@ -2,7 +2,7 @@
 
 use syn::{Attribute, Expr, Ident, Token, Visibility};
 
-/// `#[doc] pub struct Name { key: value, const NAME = value, ... }`
+/// `#[doc] pub struct Name { key: value, param a = value, const NAME = value, ... }`
 pub struct Declaration {
     pub attrs: Vec<Attribute>,
     pub vis: Visibility,
@@ -15,6 +15,8 @@ pub struct Declaration {
 pub enum Entry {
     /// `key: value`
     Key { key: Ident, value: Expr },
+    /// `param name = default`: a named parameter, a public field of the struct.
+    Param { name: Ident, value: Expr },
     /// `const NAME = value`: a named constant usable in the weight body.
     Const { name: Ident, value: Expr },
 }

@@ -3,7 +3,8 @@
 //! - [`parse`] turns tokens into a raw [`ast::Declaration`] (only syntax errors here).
 //! - [`validate`] checks every key and the weight body, collecting *all* errors, each spanned
 //!   on the offending token, and produces a [`model::FilterModel`].
-//! - [`expand`] turns a model into Rust: it cannot fail.
+//! - [`expand`] turns a model into Rust: it cannot fail. A declaration with errors still
+//!   emits its struct (a placeholder) beside the errors, so its uses add no noise.
 //!
 //! `interp-macros` wraps [`expand_declaration`] as the `filter!` proc-macro; `xtask` calls it
 //! to snapshot the expansion of every built-in mode.
@@ -25,6 +26,10 @@ pub fn expand_declaration(input: TokenStream) -> TokenStream {
     };
     match validate::validate(&declaration) {
         Ok(model) => expand::expand(&model),
-        Err(error) => error.to_compile_error(),
+        Err(error) => {
+            let mut out = error.to_compile_error();
+            out.extend(expand::placeholder(&declaration));
+            out
+        }
     }
 }

@@ -5,19 +5,10 @@ use syn::{Attribute, Visibility};
 
 use crate::weight::WeightExpr;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BorderModel {
-    Clamp,
-    Renormalize,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MappingModel {
-    Center,
-    Nearest,
-    NearestExact,
-    Area,
-}
+/// Largest `support` a declaration may have, in input pixels at scale 1. A clamped filter
+/// reads `2 ceil(support)` taps per output; beyond this a table row would be absurdly long.
+/// interp-runtime refuses the same bound for filters implemented by hand (`MAX_SUPPORT`).
+pub const MAX_SUPPORT: f64 = 1024.0;
 
 pub struct FilterModel {
     pub attrs: Vec<Attribute>,
@@ -25,11 +16,9 @@ pub struct FilterModel {
     pub ident: Ident,
     pub name: String,
     pub support: f64,
-    pub border: BorderModel,
-    pub antialias: bool,
-    pub mapping: MappingModel,
-    pub align_corners: bool,
-    /// Declared constants, in order; each may use the ones before it.
+    /// Named parameters with their defaults, in order: public `f64` fields of the struct.
+    pub params: Vec<(Ident, f64)>,
+    /// Declared constants, in order; each may use the parameters and the constants before it.
     pub constants: Vec<(Ident, WeightExpr)>,
     /// The weight's parameter name (usually `x`).
     pub param: Ident,

@@ -2,7 +2,7 @@
 
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
-use syn::{braced, Attribute, Token};
+use syn::{braced, Attribute, Ident, Token};
 
 use crate::ast::{Declaration, Entry};
 
@@ -37,7 +37,14 @@ impl Parse for Entry {
             let value = input.parse()?;
             return Ok(Entry::Const { name, value });
         }
-        let key = input.parse()?;
+        let key: Ident = input.parse()?;
+        // `param` is a contextual keyword: `param a = -0.75`.
+        if key == "param" && input.peek(Ident) {
+            let name = input.parse()?;
+            input.parse::<Token![=]>()?;
+            let value = input.parse()?;
+            return Ok(Entry::Param { name, value });
+        }
         input.parse::<Token![:]>()?;
         let value = input.parse()?;
         Ok(Entry::Key { key, value })

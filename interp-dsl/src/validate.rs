@@ -8,10 +8,33 @@ use quote::ToTokens;
 use syn::{Expr, Lit, Pat, Stmt};
 
 use crate::ast::{Declaration, Entry};
-use crate::model::{BorderModel, FilterModel, MappingModel};
+use crate::model::{FilterModel, MAX_SUPPORT};
 use crate::weight::{BinaryOp, Function, UnaryOp, WeightExpr};
 
-const KEYS: [&str; 7] = ["name", "support", "border", "antialias", "mapping", "align_corners", "weight"];
+const KEYS: [&str; 3] = ["name", "support", "weight"];
+
+/// Keys of earlier versions and where their meaning went: sampling is chosen per call.
+const MOVED_KEYS: [(&str, &str); 4] = [
+    (
+        "border",
+        "the border rule is an option of each call (`Options::border`), not part of a filter",
+    ),
+    (
+        "antialias",
+        "antialiasing is an option of each call (`Options::antialias`), not part of a filter",
+    ),
+    (
+        "align_corners",
+        "align_corners is an option of each call (`Options::align_corners`); every filter accepts it",
+    ),
+    (
+        "mapping",
+        "nearest, nearest-exact and area are samplers (`Sampler::Nearest`, `Sampler::NearestExact`, `Sampler::Area`), not filters",
+    ),
+];
+
+/// Integers above this are not all exact in f64.
+const MAX_EXACT_INTEGER: u64 = 1 << 53;
 
 /// All errors of one declaration, reported together.
 #[derive(Default)]
@@ -36,35 +59,43 @@ impl Errors {
 /// Checks a declaration and builds its model, or returns every error found.
 pub fn validate(declaration: &Declaration) -> syn::Result<FilterModel> {
     let mut errors = Errors::default();
-    let mut values: HashMap<String, (&Ident, &Expr)> = HashMap::new();
+    let mut values: HashMap<String, &Expr> = HashMap::new();
+    let mut params: Vec<(Ident, f64)> = Vec::new();
     let mut constants: Vec<(Ident, WeightExpr)> = Vec::new();
+    // Every name a later entry can see: parameters and constants, in declaration order.
+    let mut scope = Scope::default();
 
     for entry in &declaration.entries {
         match entry {
             Entry::Key { key, value } => {
                 let name = key.to_string();
-                if !KEYS.contains(&name.as_str()) {
-                    errors.push(key, format!("unknown key `{name}`; expected one of: {}", KEYS.join(", ")));
+                if let Some((_, moved)) = MOVED_KEYS.iter().find(|(k, _)| *k == name) {
+                    errors.push(key, format!("`{name}` is not a filter key: {moved}"));
+                } else if !KEYS.contains(&name.as_str()) {
+                    errors.push(
+                        key,
+                        format!("unknown key `{name}`; expected one of: {}, `param`, `const`", KEYS.join(", ")),
+                    );
                 } else if let std::collections::hash_map::Entry::Vacant(slot) = values.entry(name.clone()) {
-                    slot.insert((key, value));
+                    slot.insert(value);
                 } else {
                     errors.push(key, format!("duplicate key `{name}`"));
                 }
             }
-            Entry::Const { name, value } => {
-                if constants.iter().any(|(n, _)| n == name) {
-                    errors.push(name, format!("duplicate constant `{name}`"));
-                    continue;
+            Entry::Param { name, value } => {
+                let declared = scope.declare(name, "parameter", &mut errors);
+                let default = number_literal(value, "a parameter's default", &mut errors);
+                if let (true, Some(default)) = (declared, default) {
+                    params.push((name.clone(), default));
                 }
-                let scope = Scope {
-                    names: constants.iter().map(|(n, _)| n.to_string()).collect(),
-                };
-                if let Some((expr, ty)) = lower(value, &scope, &mut errors) {
-                    if ty == Ty::Number {
-                        constants.push((name.clone(), expr));
-                    } else {
-                        errors.push(value, format!("constant `{name}` must be a number, not a boolean"));
-                    }
+            }
+            Entry::Const { name, value } => {
+                let lowered = lower(value, &scope, &mut errors);
+                let declared = scope.declare(name, "constant", &mut errors);
+                match lowered {
+                    Some((expr, Ty::Number)) if declared => constants.push((name.clone(), expr)),
+                    Some((_, Ty::Bool)) => errors.push(value, format!("constant `{name}` must be a number, not a boolean")),
+                    _ => {}
                 }
             }
         }
@@ -72,150 +103,128 @@ pub fn validate(declaration: &Declaration) -> syn::Result<FilterModel> {
 
     let ident = &declaration.ident;
     let mut required = |key: &str| -> Option<&Expr> {
-        let found = values.get(key).map(|(_, v)| *v);
+        let found = values.get(key).copied();
         if found.is_none() {
             errors.push(ident, format!("missing key `{key}` in the declaration of `{ident}`"));
         }
         found
     };
-    let name = required("name").map(|e| (e, string_value(e)));
-    let support = required("support").map(|e| (e, number_value(e)));
-    let border = required("border").map(|e| {
-        (
-            e,
-            choice(e, &[("clamp", BorderModel::Clamp), ("renormalize", BorderModel::Renormalize)]),
-        )
-    });
+    let name_expr = required("name");
+    let support_expr = required("support");
     let weight = required("weight");
-    let optional = |key: &str| values.get(key).map(|(_, v)| *v);
-    let antialias = optional("antialias").map(|e| (e, bool_value(e)));
-    let align_corners = optional("align_corners").map(|e| (e, bool_value(e)));
-    let mapping = optional("mapping").map(|e| {
-        let options = [
-            ("center", MappingModel::Center),
-            ("nearest", MappingModel::Nearest),
-            ("nearest_exact", MappingModel::NearestExact),
-            ("area", MappingModel::Area),
-        ];
-        (e, choice(e, &options))
+
+    let name = name_expr.and_then(|e| {
+        let value = string_value(e);
+        match &value {
+            None => errors.push(e, "`name` must be a string literal, e.g. `name: \"bilinear\"`"),
+            Some(n) if n.is_empty() => errors.push(e, "`name` must not be empty"),
+            Some(_) => {}
+        }
+        value
+    });
+    let support = support_expr.and_then(|e| {
+        let value = number_literal(e, "`support`", &mut errors)?;
+        if !(value > 0.0 && value <= MAX_SUPPORT) {
+            errors.push(
+                e,
+                format!("`support` must be > 0 and at most {MAX_SUPPORT} (input pixels at scale 1), found {value}"),
+            );
+            return None;
+        }
+        Some(value)
     });
 
-    let name = expect(&mut errors, name, "`name` must be a string literal, e.g. `name: \"bilinear\"`");
-    if let Some(n) = &name {
-        if n.is_empty() {
-            errors.push(values["name"].1, "`name` must not be empty");
-        }
-    }
-    let support = expect(&mut errors, support, "`support` must be a number literal, e.g. `support: 2.0`");
-    if let Some(s) = support {
-        if !(s.is_finite() && s > 0.0) {
-            errors.push(values["support"].1, format!("`support` must be a finite number > 0, found {s}"));
-        }
-    }
-    let border = expect(&mut errors, border, "unknown border policy; expected `clamp` or `renormalize`");
-    let antialias = expect(&mut errors, antialias.or(None), "`antialias` must be `true` or `false`");
-    let align_corners = expect(&mut errors, align_corners, "`align_corners` must be `true` or `false`");
-    let mapping = expect(
-        &mut errors,
-        mapping,
-        "unknown mapping; expected `center`, `nearest`, `nearest_exact` or `area`",
-    );
-    let antialias = antialias.unwrap_or(false);
-    let align_corners = align_corners.unwrap_or(false);
-    let mapping = mapping.unwrap_or(MappingModel::Center);
+    let lowered_weight = weight.and_then(|w| lower_weight(w, &scope, &mut errors));
 
-    if antialias && border == Some(BorderModel::Clamp) {
-        errors.push(
-            values["antialias"].1,
-            "`antialias: true` needs `border: renormalize` (a widened support cannot replicate edges)",
-        );
-    }
-    if antialias && mapping != MappingModel::Center {
-        errors.push(values["antialias"].1, "`antialias: true` only applies to the `center` mapping");
-    }
-    if align_corners && mapping != MappingModel::Center {
-        errors.push(
-            values["align_corners"].1,
-            "`align_corners: true` only applies to the `center` mapping",
-        );
-    }
-
-    let lowered_weight = weight.and_then(|w| lower_weight(w, &constants, &mut errors));
-
-    match errors.0 {
-        Some(error) => Err(error),
-        None => {
-            let (param, weight) = lowered_weight.expect("weight lowered when no error was reported");
-            Ok(FilterModel {
-                attrs: declaration.attrs.clone(),
-                vis: declaration.vis.clone(),
-                ident: declaration.ident.clone(),
-                name: name.expect("checked"),
-                support: support.expect("checked"),
-                border: border.expect("checked"),
-                antialias,
-                mapping,
-                align_corners,
-                constants,
-                param,
-                weight,
-            })
-        }
-    }
-}
-
-/// Unwraps a parsed value, reporting `message` on the value when it has the wrong form.
-fn expect<T>(errors: &mut Errors, value: Option<(&Expr, Option<T>)>, message: &str) -> Option<T> {
-    match value {
-        Some((expr, None)) => {
-            errors.push(expr, message);
-            None
-        }
-        Some((_, Some(v))) => Some(v),
-        None => None,
+    match (errors.0, name, support, lowered_weight) {
+        (Some(error), ..) => Err(error),
+        (None, Some(name), Some(support), Some((param, weight))) => Ok(FilterModel {
+            attrs: declaration.attrs.clone(),
+            vis: declaration.vis.clone(),
+            ident: declaration.ident.clone(),
+            name,
+            support,
+            params,
+            constants,
+            param,
+            weight,
+        }),
+        // Every `None` above reported an error; this arm keeps the validator panic-free.
+        (None, ..) => Err(syn::Error::new_spanned(ident, "invalid filter declaration")),
     }
 }
 
 fn string_value(expr: &Expr) -> Option<String> {
     match expr {
         Expr::Lit(lit) => match &lit.lit {
-            Lit::Str(s) => Some(s.value()),
+            Lit::Str(s) if s.suffix().is_empty() => Some(s.value()),
             _ => None,
         },
         _ => None,
     }
 }
 
-fn number_value(expr: &Expr) -> Option<f64> {
+/// A number literal, possibly negated (`support`, parameter defaults); reports its own errors.
+fn number_literal(expr: &Expr, what: &str, errors: &mut Errors) -> Option<f64> {
     match expr {
-        Expr::Lit(lit) => match &lit.lit {
-            Lit::Float(f) => f.base10_parse().ok(),
-            Lit::Int(i) => i.base10_parse::<i64>().ok().map(|v| v as f64),
-            _ => None,
-        },
-        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => number_value(&u.expr).map(|v| -v),
-        _ => None,
+        Expr::Lit(syn::ExprLit {
+            lit: lit @ (Lit::Int(_) | Lit::Float(_)),
+            ..
+        }) => literal_value(lit, errors),
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => number_literal(&u.expr, what, errors).map(|v| -v),
+        Expr::Group(g) => number_literal(&g.expr, what, errors),
+        _ => {
+            errors.push(expr, format!("{what} must be a number literal, e.g. `2.0`"));
+            None
+        }
     }
 }
 
-fn bool_value(expr: &Expr) -> Option<bool> {
-    match expr {
-        Expr::Lit(lit) => match &lit.lit {
-            Lit::Bool(b) => Some(b.value),
-            _ => None,
-        },
-        _ => None,
+/// The value of a numeric literal: unsuffixed, finite in f64, integers exact in f64.
+fn literal_value(lit: &Lit, errors: &mut Errors) -> Option<f64> {
+    let (suffix, value) = match lit {
+        Lit::Int(i) => (i.suffix(), int_value(i, errors)?),
+        Lit::Float(f) => (f.suffix(), float_value(f, errors)?),
+        _ => return None,
+    };
+    if !suffix.is_empty() {
+        errors.push(
+            lit,
+            format!("a literal in a filter takes no type suffix (`{suffix}`): every number is an f64"),
+        );
+        return None;
+    }
+    Some(value)
+}
+
+fn int_value(i: &syn::LitInt, errors: &mut Errors) -> Option<f64> {
+    match i.base10_parse::<u64>() {
+        Ok(v) if v <= MAX_EXACT_INTEGER => Some(v as f64),
+        _ => {
+            errors.push(
+                i,
+                format!(
+                    "integer literal `{}` is beyond 2^53, where f64 loses integers; write it as a float",
+                    i.base10_digits()
+                ),
+            );
+            None
+        }
     }
 }
 
-fn choice<T: Copy>(expr: &Expr, options: &[(&str, T)]) -> Option<T> {
-    let Expr::Path(path) = expr else { return None };
-    let ident = path.path.get_ident()?;
-    options.iter().find(|(n, _)| ident == n).map(|(_, v)| *v)
+fn float_value(f: &syn::LitFloat, errors: &mut Errors) -> Option<f64> {
+    match f.base10_parse::<f64>() {
+        Ok(v) if v.is_finite() => Some(v),
+        _ => {
+            errors.push(f, format!("float literal `{}` is not a finite f64", f.base10_digits()));
+            None
+        }
+    }
 }
 
 /// `|x| body`: exactly one plain parameter, then a valid numeric body.
-fn lower_weight(expr: &Expr, constants: &[(Ident, WeightExpr)], errors: &mut Errors) -> Option<(Ident, WeightExpr)> {
+fn lower_weight(expr: &Expr, scope: &Scope, errors: &mut Errors) -> Option<(Ident, WeightExpr)> {
     let Expr::Closure(closure) = expr else {
         errors.push(expr, "`weight` must be a closure of the distance, e.g. `weight: |x| 1.0 - abs(x)`");
         return None;
@@ -241,9 +250,12 @@ fn lower_weight(expr: &Expr, constants: &[(Ident, WeightExpr)], errors: &mut Err
         );
         return None;
     }
-    let mut names: Vec<String> = constants.iter().map(|(n, _)| n.to_string()).collect();
-    names.push(param.ident.to_string());
-    let (body, ty) = lower(&closure.body, &Scope { names }, errors)?;
+    let mut scope = scope.clone();
+    let declared = scope.declare(&param.ident, "the distance", errors);
+    let (body, ty) = lower(&closure.body, &scope, errors)?;
+    if !declared {
+        return None;
+    }
     if ty != Ty::Number {
         errors.push(&closure.body, "the weight body must evaluate to a number, not a boolean");
         return None;
@@ -266,18 +278,51 @@ impl Ty {
     }
 }
 
-/// Names visible at a point of the body.
-#[derive(Clone)]
+/// Names visible at a point of the declaration: parameters, constants, the distance and
+/// `let` bindings. No name may be declared twice (no shadowing), nor take a built-in's name.
+#[derive(Clone, Default)]
 struct Scope {
-    names: Vec<String>,
+    names: Vec<(String, &'static str)>,
+}
+
+impl Scope {
+    fn contains(&self, name: &str) -> bool {
+        self.names.iter().any(|(n, _)| n == name)
+    }
+
+    /// Adds `ident` (a `kind` of name); false, with an error, when it would shadow a name.
+    fn declare(&mut self, ident: &Ident, kind: &'static str, errors: &mut Errors) -> bool {
+        let name = ident.to_string();
+        if name == "PI" || name == "SUPPORT" || Function::lookup(&name).is_some() {
+            errors.push(
+                ident,
+                format!("`{name}` is a built-in name of the filter language; choose another name"),
+            );
+            return false;
+        }
+        if let Some((_, earlier)) = self.names.iter().find(|(n, _)| *n == name) {
+            errors.push(
+                ident,
+                format!("`{name}` is already declared (as {earlier}); names in a filter must not shadow each other"),
+            );
+            return false;
+        }
+        self.names.push((name, kind));
+        true
+    }
+
+    fn list(&self) -> String {
+        let mut names: Vec<&str> = self.names.iter().map(|(n, _)| n.as_str()).collect();
+        names.extend(["PI", "SUPPORT"]);
+        names.join(", ")
+    }
 }
 
 /// Lowers one expression, reporting every problem inside it. `None` when it is invalid.
 fn lower(expr: &Expr, scope: &Scope, errors: &mut Errors) -> Option<(WeightExpr, Ty)> {
     match expr {
         Expr::Lit(lit) => match &lit.lit {
-            Lit::Float(f) => f.base10_parse::<f64>().ok().map(|v| (WeightExpr::Number(v), Ty::Number)),
-            Lit::Int(i) => i.base10_parse::<u64>().ok().map(|v| (WeightExpr::Number(v as f64), Ty::Number)),
+            number @ (Lit::Float(_) | Lit::Int(_)) => literal_value(number, errors).map(|v| (WeightExpr::Number(v), Ty::Number)),
             Lit::Bool(b) => Some((WeightExpr::Bool(b.value), Ty::Bool)),
             other => {
                 errors.push(other, "only number and boolean literals are allowed in a weight");
@@ -293,15 +338,14 @@ fn lower(expr: &Expr, scope: &Scope, errors: &mut Errors) -> Option<(WeightExpr,
                 return None;
             };
             let name = ident.to_string();
-            if scope.names.contains(&name) {
+            if scope.contains(&name) {
                 Some((WeightExpr::Name(ident.clone()), Ty::Number))
             } else if name == "PI" {
                 Some((WeightExpr::Pi, Ty::Number))
+            } else if name == "SUPPORT" {
+                Some((WeightExpr::Support, Ty::Number))
             } else {
-                errors.push(
-                    ident,
-                    format!("unknown identifier `{name}`; in scope: {}, PI", scope.names.join(", ")),
-                );
+                errors.push(ident, format!("unknown identifier `{name}`; in scope: {}", scope.list()));
                 None
             }
         }
@@ -446,7 +490,9 @@ fn lower_block(block: &syn::Block, scope: &Scope, errors: &mut Errors) -> Option
                     }
                     None => ok = false,
                 }
-                scope.names.push(pat.ident.to_string());
+                if !scope.declare(&pat.ident, "a `let` binding", errors) {
+                    ok = false;
+                }
                 if last {
                     errors.push(local, "the block ends with a `let`; it must end with a value");
                     ok = false;
@@ -521,24 +567,52 @@ mod tests {
     #[test]
     fn reports_every_error_at_once() {
         let errors = errors_of(quote::quote! {
-            pub struct Bad { name: "bad", support: 0.0, border: wrap, weight: |x| foo(x) + y }
+            pub struct Bad { name: "bad", support: 0.0, border: clamp, weight: |x| foo(x) + y }
         });
         assert_eq!(errors.len(), 4, "{errors:?}");
-        assert!(errors[0].contains("support"), "{errors:?}");
-        assert!(errors[1].contains("border"), "{errors:?}");
+        assert!(errors[0].contains("`border` is not a filter key"), "{errors:?}");
+        assert!(errors.iter().any(|e| e.contains("`support` must be > 0")), "{errors:?}");
         assert!(errors.iter().any(|e| e.contains("unknown function `foo`")), "{errors:?}");
         assert!(errors.iter().any(|e| e.contains("unknown identifier `y`")), "{errors:?}");
     }
 
     #[test]
-    fn accepts_constants_lets_and_branches() {
+    fn accepts_params_constants_lets_and_branches() {
         let errors = errors_of(quote::quote! {
             pub struct Good {
-                name: "good", support: 2, border: renormalize, antialias: true,
-                const A = -0.5,
-                weight: |t| { let a = abs(t); if a < 1.0 { (A + 2.0) * a * a * a } else { 0.0 } },
+                name: "good", support: 2,
+                param a = -0.5,
+                const B = a * 2.0,
+                weight: |t| { let u = abs(t); if u < 1.0 { (B + 2.0) * u * u * u } else { sinc(u / SUPPORT) } },
             }
         });
         assert!(errors.is_empty(), "{errors:?}");
+    }
+
+    #[test]
+    fn refuses_shadowing_and_literals_out_of_range() {
+        let errors = errors_of(quote::quote! {
+            pub struct Bad {
+                name: "bad", support: 1e30,
+                param a = 1.0,
+                const x = 18446744073709551616,
+                const a = 1e400,
+                const C = 1e39,
+                weight: |x| { let a = x; a * 1u8 },
+            }
+        });
+        let expected = [
+            "`support` must be > 0 and at most 1024",
+            "integer literal `18446744073709551616` is beyond 2^53",
+            "float literal `1e400` is not a finite f64",
+            "`a` is already declared (as parameter)",
+            "`x` is already declared (as constant)",
+            "no type suffix",
+        ];
+        for text in expected {
+            assert!(errors.iter().any(|e| e.contains(text)), "missing `{text}` in {errors:?}");
+        }
+        // 1e39 overflows f32 but not f64: weights are evaluated in f64, so it is accepted.
+        assert!(!errors.iter().any(|e| e.contains("1e39")), "{errors:?}");
     }
 }

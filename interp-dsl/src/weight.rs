@@ -13,6 +13,8 @@ pub enum WeightExpr {
     Name(Ident),
     /// `PI`.
     Pi,
+    /// `SUPPORT`: the declaration's support.
+    Support,
     Unary(UnaryOp, Box<WeightExpr>),
     Binary(BinaryOp, Box<WeightExpr>, Box<WeightExpr>),
     Call(Function, Vec<WeightExpr>),
@@ -72,10 +74,12 @@ pub enum Function {
     Floor,
     Min,
     Max,
+    /// The normalized sinc, `sin(pi x) / (pi x)`, 1 at 0.
+    Sinc,
 }
 
 impl Function {
-    pub const ALL: [(&'static str, Function); 8] = [
+    pub const ALL: [(&'static str, Function); 9] = [
         ("abs", Function::Abs),
         ("sin", Function::Sin),
         ("cos", Function::Cos),
@@ -84,6 +88,7 @@ impl Function {
         ("floor", Function::Floor),
         ("min", Function::Min),
         ("max", Function::Max),
+        ("sinc", Function::Sinc),
     ];
 
     pub fn lookup(name: &str) -> Option<Function> {

@@ -1,24 +1,14 @@
-//! Built-in interpolation modes and the shared `#[cube]` building blocks of interp.
+//! The `#[cube]` kernels of interp: a separable gather through two per-axis tables, shared by
+//! every mode, forward and backward (see [`gather`]), and their definitions for offline
+//! compilation ([`definitions`]).
 //!
-//! A mode is a declaration (`interp_macros::filter!`) that yields a [`Filter`]: a host
-//! description, a `#[cube]` weight, and the mode's two table kernels (bodies
-//! [`tables::forward_table_row`] and [`tables::adjoint_table_row`] instantiated with its weight).
-//! The gather kernels in [`gather`] then resample through those tables for every mode.
-
-extern crate self as interp_kernels;
+//! The tables themselves (which inputs each output reads, with which weights) are built on the
+//! host by interp-runtime with exact geometry; nothing here knows about filters.
 
 pub mod definitions;
-pub mod filter;
 pub mod gather;
-pub mod geometry;
-pub mod tables;
-pub mod taps;
 
 pub use cubecl;
-pub use filter::{Filter, FilterDesc, FilterKernels, FilterWeight};
-pub use geometry::{Border, Mapping, TapRule};
 
-pub mod modes;
-
-/// Units per cube of the one-dimensional launches (tables, one-pass gathers).
+/// Units per cube of the one-dimensional launches (one-pass gathers).
 pub const UNITS_PER_CUBE: u32 = 256;

@@ -1,5 +1,5 @@
 //! Compile-time diagnostics of `filter!`: each bad declaration fails with a spanned message,
-//! and a valid one declared outside interp-kernels compiles.
+//! and valid ones declared outside interp-runtime (through its re-export) compile.
 
 #[test]
 fn declarations() {

@@ -6,12 +6,15 @@ use std::time::Instant;
 
 use interp_runtime::cubecl::future::block_on;
 use interp_runtime::cubecl::prelude::*;
-use interp_runtime::reference::{self, axis_taps};
+use interp_runtime::reference;
 use interp_runtime::testing::{download, poisoned, random, relative_error, upload, Layout};
-use interp_runtime::{interpolate, interpolate_backward, DType, DefaultRuntime, InterpolateOptions, Mode, Resize};
+use interp_runtime::{interpolate, interpolate_backward, DType, DefaultRuntime, Mode, Options, Resize};
 
 fn main() {
-    let client = DefaultRuntime::client(&Default::default());
+    let client = interp_runtime::default_client().unwrap_or_else(|error| {
+        eprintln!("interp tour: {error}");
+        std::process::exit(1)
+    });
     let input_shape = [2, 8, 24, 20];
     let resize = Resize::Size { height: 40, width: 13 };
     println!(
@@ -20,13 +23,18 @@ fn main() {
     );
     println!("errors are max |device - f64 reference| / max(1, max |reference|)\n");
     println!(
-        "{:<14} {:>7}  {:>11} {:>11} {:>11} {:>10}",
-        "mode", "support", "forward", "backward", "adjoint", "time"
+        "{:<24} {:>11} {:>11} {:>11} {:>10}",
+        "mode", "forward", "backward", "adjoint", "time"
     );
     let mut worst: f64 = 0.0;
-    for &mode in Mode::ALL {
-        let options = InterpolateOptions::new(mode, resize);
-        let plan = interp_runtime::plan(&mode.desc(), input_shape, &options.resize_options()).expect("valid options");
+    // Every mode as PyTorch calls it, and each filter again with antialias.
+    let configs = Mode::ALL
+        .iter()
+        .map(|&mode| (mode, false))
+        .chain(Mode::ALL.iter().filter(|m| !m.is_sampler()).map(|&mode| (mode, true)));
+    for (mode, antialias) in configs {
+        let options = Options::new(resize).antialias(antialias);
+        let plan = reference::plan(mode, input_shape, &options).expect("valid options");
         let x = random(input_shape.iter().product(), 1);
         let g = random(plan.output.iter().product(), 2);
         let input = upload(&client, &x, plan.input, Layout::Nhwc, DType::F32);
@@ -36,8 +44,8 @@ fn main() {
 
         // Warm-up compiles the kernels; the timed pass runs them again.
         let run = || {
-            interpolate(&client, input.view(), output.view(), &options).expect("forward");
-            interpolate_backward(&client, grad_out.view(), grad_in.view(), &options).expect("backward");
+            interpolate(&client, mode, input.view(), output.view(), &options).expect("forward");
+            interpolate_backward(&client, mode, grad_out.view(), grad_in.view(), &options).expect("backward");
             block_on(client.sync()).expect("device sync");
         };
         run();
@@ -45,9 +53,7 @@ fn main() {
         run();
         let elapsed = start.elapsed();
 
-        let desc = mode.desc();
-        let rows = axis_taps(&desc, |t| mode.weight_f64(t), &plan.rows);
-        let cols = axis_taps(&desc, |t| mode.weight_f64(t), &plan.cols);
+        let (rows, cols) = reference::taps(mode, input_shape, &options).expect("valid options");
         let (y, _) = download(&client, &output);
         let (dx, _) = download(&client, &grad_in);
         let forward_error = relative_error(&y, &reference::forward(&x, plan.input, &rows, &cols));
@@ -57,9 +63,8 @@ fn main() {
         let adjoint_error = (lhs - rhs).abs() / lhs.abs().max(1e-30);
         worst = worst.max(forward_error).max(backward_error);
         println!(
-            "{:<14} {:>7.1}  {:>11.2e} {:>11.2e} {:>11.2e} {:>8.2?}",
-            mode.name(),
-            desc.support,
+            "{:<24} {:>11.2e} {:>11.2e} {:>11.2e} {:>8.2?}",
+            format!("{mode}{}", if antialias { " antialias" } else { "" }),
             forward_error,
             backward_error,
             adjoint_error,

@@ -1,160 +1,77 @@
-//! The public entry points: validate everything, then launch.
+//! The one-shot entry points: plan, validate and launch in one call. A layer that resizes the
+//! same shapes every step keeps a [`Resampler`] instead and pays the tables once.
 
 use cubecl::prelude::*;
-use interp_kernels::Filter;
 
 use crate::error::InterpError;
-use crate::launch::{axis_table, gather, Direction, GatherIo};
-use crate::options::{FilterVisitor, InterpolateOptions, ResizeOptions};
-use crate::plan::{plan, Plan};
-use crate::tensor::{check_no_alias, check_no_self_overlap, check_tensor, TensorRef};
+use crate::method::{resolve, Method};
+use crate::options::Options;
+use crate::plan::plan;
+use crate::resampler::{check_dtype, Resampler};
+use crate::tensor::{check_tensor, TensorRef};
 
-/// The forward output shape `interpolate` will produce for `input_shape` with `options`.
-pub fn output_shape(input_shape: [usize; 4], options: &InterpolateOptions) -> Result<[usize; 4], InterpError> {
-    Ok(plan(&options.mode.desc(), input_shape, &options.resize_options())?.output)
+/// The output shape a resize of `input_shape` with `method` and `options` produces.
+///
+/// ```
+/// use interp_runtime::{output_shape, Mode, Options};
+///
+/// assert_eq!(output_shape(Mode::Bilinear, [8, 3, 100, 60], &Options::scale(2.5, 0.5))?, [8, 3, 250, 30]);
+/// # Ok::<(), interp_runtime::InterpError>(())
+/// ```
+///
+/// # Errors
+/// As [`Resampler::new`].
+pub fn output_shape(method: impl Into<Method>, input_shape: [usize; 4], options: &Options) -> Result<[usize; 4], InterpError> {
+    let rule = resolve(&method.into(), options)?;
+    Ok(plan(&rule, input_shape, options)?.output)
 }
 
-/// Resamples `input` into `output` with a built-in mode.
+/// `output = resize(input)` with a [`Mode`](crate::Mode), a [`Sampler`](crate::Sampler) or any
+/// [`Filter`](crate::Filter): the one-shot form of [`Resampler::forward`].
+///
+/// ```
+/// use interp_runtime::cubecl::prelude::*;
+/// use interp_runtime::{interpolate, DType, Mode, Options, TensorRef};
+///
+/// let client = interp_runtime::default_client()?;
+/// let x = client.create_from_slice(&[1.0f32, 3.0].map(f32::to_le_bytes).concat());
+/// let y = client.empty(4 * 4);
+/// let x_view = TensorRef::new(&x, &[1, 1, 1, 2], &[2, 2, 2, 1], DType::F32);
+/// let y_view = TensorRef::new(&y, &[1, 1, 1, 4], &[4, 4, 4, 1], DType::F32);
+/// interpolate(&client, Mode::Bilinear, x_view, y_view, &Options::size(1, 4))?;
+/// let y: Vec<f32> = client.read_one(y).unwrap().chunks(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect();
+/// assert_eq!(y, [1.0, 1.5, 2.5, 3.0]); // PyTorch's half-pixel bilinear
+/// # Ok::<(), interp_runtime::InterpError>(())
+/// ```
+///
+/// # Errors
+/// As [`Resampler::new`] and [`Resampler::forward`]; nothing is written then.
 pub fn interpolate<R: Runtime>(
     client: &ComputeClient<R>,
+    method: impl Into<Method>,
     input: TensorRef,
     output: TensorRef,
-    options: &InterpolateOptions,
-) -> Result<Plan, InterpError> {
-    struct Forward<'a, R: Runtime> {
-        client: &'a ComputeClient<R>,
-        input: TensorRef<'a>,
-        output: TensorRef<'a>,
-        options: ResizeOptions,
-    }
-    impl<R: Runtime> FilterVisitor for Forward<'_, R> {
-        type Output = Result<Plan, InterpError>;
-        fn visit<F: Filter>(self) -> Self::Output {
-            interpolate_with::<R, F>(self.client, self.input, self.output, &self.options)
-        }
-    }
-    options.mode.visit(Forward {
-        client,
-        input,
-        output,
-        options: options.resize_options(),
-    })
+    options: &Options,
+) -> Result<(), InterpError> {
+    // A dtype the device lacks is named before the view is read in it.
+    check_dtype(client, input.dtype)?;
+    let shape = check_tensor("input", &input, input.dtype, 1)?.shape;
+    Resampler::new(client, method, shape, options)?.forward(input, output)
 }
 
-/// Gradient of [`interpolate`]: reads `grad_out`, writes every element of `grad_in`
-/// (deterministically, no atomics).
+/// `grad_in = resize^T(grad_out)`: the gradient of [`interpolate`] for the same method and
+/// options, deterministic (a gather, no atomics); the one-shot form of [`Resampler::backward`].
+///
+/// # Errors
+/// As [`Resampler::new`] and [`Resampler::backward`]; nothing is written then.
 pub fn interpolate_backward<R: Runtime>(
     client: &ComputeClient<R>,
+    method: impl Into<Method>,
     grad_out: TensorRef,
     grad_in: TensorRef,
-    options: &InterpolateOptions,
-) -> Result<Plan, InterpError> {
-    struct Backward<'a, R: Runtime> {
-        client: &'a ComputeClient<R>,
-        grad_out: TensorRef<'a>,
-        grad_in: TensorRef<'a>,
-        options: ResizeOptions,
-    }
-    impl<R: Runtime> FilterVisitor for Backward<'_, R> {
-        type Output = Result<Plan, InterpError>;
-        fn visit<F: Filter>(self) -> Self::Output {
-            interpolate_backward_with::<R, F>(self.client, self.grad_out, self.grad_in, &self.options)
-        }
-    }
-    options.mode.visit(Backward {
-        client,
-        grad_out,
-        grad_in,
-        options: options.resize_options(),
-    })
-}
-
-/// [`interpolate`] for any declared filter, built-in or your own.
-pub fn interpolate_with<R: Runtime, F: Filter>(
-    client: &ComputeClient<R>,
-    input: TensorRef,
-    output: TensorRef,
-    options: &ResizeOptions,
-) -> Result<Plan, InterpError> {
-    let dtype = input.dtype;
-    check_dtype(client, dtype)?;
-    let src = check_tensor("input", &input, dtype, alignment(client))?;
-    let plan = plan(&F::DESC, src.shape, options)?;
-    let dst = check_tensor("output", &output, dtype, alignment(client))?;
-    if dst.shape != plan.output {
-        return Err(InterpError::OutputShape {
-            expected: plan.output,
-            actual: output.shape.to_vec(),
-        });
-    }
-    check_no_self_overlap("output", &dst)?;
-    check_no_alias(("output", &output, &dst), ("input", &input, &src))?;
-    let io = GatherIo {
-        src: input.handle,
-        src_view: src,
-        dst: output.handle,
-        dst_view: dst,
-        src_dtype: dtype,
-        dst_dtype: dtype,
-    };
-    resample::<R, F>(client, &io, &plan, Direction::Forward)?;
-    Ok(plan)
-}
-
-/// [`interpolate_backward`] for any declared filter.
-pub fn interpolate_backward_with<R: Runtime, F: Filter>(
-    client: &ComputeClient<R>,
-    grad_out: TensorRef,
-    grad_in: TensorRef,
-    options: &ResizeOptions,
-) -> Result<Plan, InterpError> {
-    let dtype = grad_out.dtype;
-    check_dtype(client, dtype)?;
-    let dst = check_tensor("grad_in", &grad_in, dtype, alignment(client))?;
-    let plan = plan(&F::DESC, dst.shape, options)?;
-    let src = check_tensor("grad_out", &grad_out, dtype, alignment(client))?;
-    if src.shape != plan.output {
-        return Err(InterpError::GradOutShape {
-            input: plan.input,
-            expected: plan.output,
-            actual: grad_out.shape.to_vec(),
-        });
-    }
-    check_no_self_overlap("grad_in", &dst)?;
-    check_no_alias(("grad_in", &grad_in, &dst), ("grad_out", &grad_out, &src))?;
-    let io = GatherIo {
-        src: grad_out.handle,
-        src_view: src,
-        dst: grad_in.handle,
-        dst_view: dst,
-        src_dtype: dtype,
-        dst_dtype: dtype,
-    };
-    resample::<R, F>(client, &io, &plan, Direction::Adjoint)?;
-    Ok(plan)
-}
-
-/// Builds both axes' tables on the host (every size checked before anything is uploaded),
-/// then uploads them and gathers.
-fn resample<R: Runtime, F: Filter>(client: &ComputeClient<R>, io: &GatherIo, plan: &Plan, direction: Direction) -> Result<(), InterpError> {
-    let rows = axis_table(client, "height", &F::DESC, F::weight_f64, &plan.rows, direction)?;
-    let cols = axis_table(client, "width", &F::DESC, F::weight_f64, &plan.cols, direction)?;
-    gather(client, io, &rows.upload(client), &cols.upload(client));
-    Ok(())
-}
-
-/// The byte multiple at which the device binds a buffer.
-fn alignment<R: Runtime>(client: &ComputeClient<R>) -> u64 {
-    client.properties().memory.alignment
-}
-
-fn check_dtype<R: Runtime>(client: &ComputeClient<R>, dtype: crate::dtype::DType) -> Result<(), InterpError> {
-    if dtype.is_supported(client) {
-        Ok(())
-    } else {
-        Err(InterpError::UnsupportedDtype {
-            dtype,
-            runtime: R::name(client).to_string(),
-        })
-    }
+    options: &Options,
+) -> Result<(), InterpError> {
+    check_dtype(client, grad_in.dtype)?;
+    let shape = check_tensor("grad_in", &grad_in, grad_in.dtype, 1)?.shape;
+    Resampler::new(client, method, shape, options)?.backward(grad_out, grad_in)
 }

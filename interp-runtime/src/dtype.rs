@@ -6,13 +6,18 @@ use cubecl::prelude::*;
 /// Element type of a tensor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DType {
+    /// IEEE binary32.
     F32,
+    /// IEEE binary16 (sums accumulate in f32).
     F16,
+    /// bfloat16 (sums accumulate in f32; CUDA only).
     BF16,
+    /// IEEE binary64 (CUDA only).
     F64,
 }
 
 impl DType {
+    /// Every dtype, in a fixed order.
     pub const ALL: [DType; 4] = [DType::F32, DType::F16, DType::BF16, DType::F64];
 
     /// Bytes per element.

@@ -2,7 +2,9 @@
 
 use crate::dtype::DType;
 
-/// Why `interpolate` or `interpolate_backward` refused to launch. Nothing was written.
+/// Why a call refused to launch. Nothing was written. Every message names the values at
+/// fault; the fields carry them for programs.
+#[allow(missing_docs)] // Each variant's message documents it and its fields.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum InterpError {
     #[error("{tensor} must be a 4-D (N, C, H, W) tensor, got rank {rank} (shape {shape:?})")]
@@ -21,6 +23,8 @@ pub enum InterpError {
         expected: DType,
         actual: DType,
     },
+    #[error("dtype {dtype} has no interp kernels (they take f32, f16, bf16 and f64)")]
+    ForeignDtype { dtype: String },
     #[error("dtype {dtype} is not supported by this device ({runtime})")]
     UnsupportedDtype { dtype: DType, runtime: String },
     #[error("{tensor}: shape {shape:?} with strides {strides:?} reaches element {needed}, but its buffer holds {available} elements")]
@@ -37,6 +41,12 @@ pub enum InterpError {
         shape: Vec<usize>,
         strides: Vec<usize>,
     },
+    #[error("{tensor} has shape {actual:?}, but this resampler was planned for {expected:?}")]
+    InputShape {
+        tensor: &'static str,
+        expected: [usize; 4],
+        actual: Vec<usize>,
+    },
     #[error("output has shape {actual:?}, but the options give {expected:?}")]
     OutputShape { expected: [usize; 4], actual: Vec<usize> },
     #[error("grad_out has shape {actual:?}, but the forward output for input {input:?} with these options is {expected:?}")]
@@ -45,8 +55,28 @@ pub enum InterpError {
         expected: [usize; 4],
         actual: Vec<usize>,
     },
-    #[error("mode `{mode}` does not accept align_corners = true")]
-    AlignCornersUnsupported { mode: &'static str },
+    #[error("`{mode}` does not accept {option}: {reason}")]
+    UnsupportedOption {
+        mode: String,
+        option: &'static str,
+        reason: &'static str,
+    },
+    #[error("filter `{filter}` cannot be used: {reason}")]
+    InvalidFilter { filter: String, reason: String },
+    #[error("an output of this call sums up to {rows} rows x {cols} columns of taps; even in two passes one kernel invocation would run {iterations} loop iterations, and {runtime} runs at most {max} per invocation, all loops counted together (Mesa's llvmpipe silently stops there), so the call is refused rather than summed short")]
+    LoopLimit {
+        iterations: u64,
+        rows: u64,
+        cols: u64,
+        runtime: String,
+        max: u64,
+    },
+    #[error("no {runtime} device: {reason}. {hint}")]
+    NoDevice {
+        runtime: &'static str,
+        reason: String,
+        hint: &'static str,
+    },
     #[error("scale factor for the {axis} axis must be finite and > 0, got {value}")]
     InvalidScale { axis: &'static str, value: f64 },
     #[error("output size for the {axis} axis must be > 0, got {value}")]
@@ -75,4 +105,22 @@ pub enum InterpError {
     AllocationTooLarge { what: String, bytes: u64, max: u64 },
     #[error("{what} = {value} exceeds the kernels' 32-bit index range (max {max})")]
     IndexOverflow { what: String, value: u64, max: u64 },
+}
+
+impl InterpError {
+    /// The error with the mode's name where it names the filter behind a built-in mode.
+    pub(crate) fn renamed(self, name: &str) -> Self {
+        match self {
+            InterpError::UnsupportedOption { option, reason, .. } => InterpError::UnsupportedOption {
+                mode: name.to_string(),
+                option,
+                reason,
+            },
+            InterpError::InvalidFilter { reason, .. } => InterpError::InvalidFilter {
+                filter: name.to_string(),
+                reason,
+            },
+            other => other,
+        }
+    }
 }

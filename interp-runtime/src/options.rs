@@ -1,138 +1,140 @@
-//! What the caller asks for: a mode, align_corners, and an output size or scale factors.
-
-use interp_kernels::{modes, Filter, FilterDesc};
+//! What a call asks for besides the filter: the output size, and how the filter is sampled.
 
 /// How the output size is chosen, with PyTorch's rules.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Resize {
     /// Explicit output height and width; the kernels use `in / out` as the scale.
-    Size { height: usize, width: usize },
+    Size {
+        /// Output height.
+        height: usize,
+        /// Output width.
+        width: usize,
+    },
     /// `out = floor(in * factor)`. Unless `recompute` is set (PyTorch's
     /// `recompute_scale_factor=True`), the kernels use `1 / factor` as the scale, as PyTorch does.
-    Scale { height: f64, width: f64, recompute: bool },
+    Scale {
+        /// Height factor, finite and > 0.
+        height: f64,
+        /// Width factor, finite and > 0.
+        width: f64,
+        /// Use `in / out` rather than `1 / factor` as the scale.
+        recompute: bool,
+    },
 }
 
-/// Options common to every mode.
+/// What a filter does at the image border.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Border {
+    /// PyTorch's non-antialiased rule: `2 ceil(support)` taps around the source coordinate,
+    /// indices clamped to the edge (replicate), weights used as they are.
+    Clamp,
+    /// Pillow's (and PyTorch's antialias) rule: the taps inside the support that fall in the
+    /// image, weights renormalized to sum to one.
+    Renormalize,
+}
+
+/// The gather strategies a [`Tuning`] can force (for experiments and benchmarks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Strategy {
+    /// One kernel reading every tap pair of every output.
+    OnePass,
+    /// One axis at a time through an intermediate in the accumulator type.
+    TwoPass,
+    /// Shared-memory tiles (scalar layouts only; others fall back to the default rule).
+    Tiled,
+}
+
+/// Overrides of the launch rules, for experiments and benchmarks. The default (`None`
+/// everywhere) is the measured rule set of docs/PERFORMANCE.md; results are the same bits
+/// whichever strategy runs only where docs/ACCURACY.md says so, so leave it alone for training.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Tuning {
+    /// Force a gather strategy (a strategy that cannot launch on the device still falls back).
+    pub strategy: Option<Strategy>,
+    /// Largest vector width (lanes) to use; values below 1 count as 1.
+    pub max_vector: Option<usize>,
+    /// Most tap pairs per output for which interleaved strips run (default 4).
+    pub strip_max_pairs: Option<f64>,
+}
+
+/// Options of a call: the output size, and how the filter is sampled, as PyTorch takes
+/// `(size or scale_factor, antialias, align_corners)`.
+///
+/// ```
+/// use interp_runtime::{Border, Options, Resize};
+///
+/// let opts = Options::size(224, 224).antialias(true);
+/// assert_eq!(opts.resize, Resize::Size { height: 224, width: 224 });
+/// assert_eq!(opts.border_rule(), Border::Renormalize); // antialias implies Pillow's border
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ResizeOptions {
+pub struct Options {
+    /// The output size or scale factors.
     pub resize: Resize,
-    /// Corner pixels aligned (`scale = (in - 1) / (out - 1)`); only for modes that accept it.
+    /// Corner pixels aligned (`scale = (in - 1) / (out - 1)`); filters only, as in PyTorch.
     pub align_corners: bool,
+    /// Widen the filter by the scale when downsampling (needs [`Border::Renormalize`]).
+    pub antialias: bool,
+    /// The border rule; `None` means [`Border::Renormalize`] with antialias, else
+    /// [`Border::Clamp`] (PyTorch's defaults).
+    pub border: Option<Border>,
+    /// Launch-rule overrides; the default is right for almost everyone.
+    pub tuning: Tuning,
 }
 
-/// Options of the mode-dispatching entry points.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct InterpolateOptions {
-    pub mode: Mode,
-    pub resize: Resize,
-    pub align_corners: bool,
-}
-
-impl InterpolateOptions {
-    pub fn new(mode: Mode, resize: Resize) -> Self {
+impl Options {
+    /// Options for `resize`, with PyTorch's defaults (no antialias, no align_corners).
+    pub fn new(resize: Resize) -> Self {
         Self {
-            mode,
             resize,
             align_corners: false,
+            antialias: false,
+            border: None,
+            tuning: Tuning::default(),
         }
     }
 
+    /// An explicit output size.
+    pub fn size(height: usize, width: usize) -> Self {
+        Self::new(Resize::Size { height, width })
+    }
+
+    /// Scale factors (`out = floor(in * factor)`, kernels using `1 / factor`).
+    pub fn scale(height: f64, width: f64) -> Self {
+        Self::new(Resize::Scale {
+            height,
+            width,
+            recompute: false,
+        })
+    }
+
+    /// Sets `align_corners`.
     pub fn align_corners(mut self, align_corners: bool) -> Self {
         self.align_corners = align_corners;
         self
     }
 
-    pub fn resize_options(&self) -> ResizeOptions {
-        ResizeOptions {
-            resize: self.resize,
-            align_corners: self.align_corners,
-        }
+    /// Sets `antialias`.
+    pub fn antialias(mut self, antialias: bool) -> Self {
+        self.antialias = antialias;
+        self
     }
-}
 
-/// Something generic over a filter type, run by [`Mode::visit`].
-pub trait FilterVisitor {
-    type Output;
-    fn visit<F: Filter>(self) -> Self::Output;
-}
-
-macro_rules! built_in_modes {
-    ($($(#[$doc:meta])* $variant:ident => $filter:ident,)*) => {
-        /// The built-in modes, each declared with `filter!` in `interp_kernels::modes`.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum Mode {
-            $($(#[$doc])* $variant,)*
-        }
-
-        impl Mode {
-            /// Every built-in mode, in declaration order.
-            pub const ALL: &'static [Mode] = &[$(Mode::$variant,)*];
-
-            /// Runs `visitor` with this mode's filter type.
-            pub fn visit<V: FilterVisitor>(self, visitor: V) -> V::Output {
-                match self {
-                    $(Mode::$variant => visitor.visit::<modes::$filter>(),)*
-                }
-            }
-
-            /// The mode's declaration.
-            pub fn desc(self) -> FilterDesc {
-                match self {
-                    $(Mode::$variant => <modes::$filter as Filter>::DESC,)*
-                }
-            }
-
-            /// The mode's f64 weight function.
-            pub fn weight_f64(self, x: f64) -> f64 {
-                match self {
-                    $(Mode::$variant => <modes::$filter as Filter>::weight_f64(x),)*
-                }
-            }
-        }
-    };
-}
-
-built_in_modes! {
-    /// PyTorch `nearest`.
-    Nearest => Nearest,
-    /// PyTorch `nearest-exact`.
-    NearestExact => NearestExact,
-    /// PyTorch `bilinear`.
-    Bilinear => Bilinear,
-    /// PyTorch `bicubic` (a = -0.75).
-    Bicubic => Bicubic,
-    /// Lanczos-3, not widened.
-    Lanczos3 => Lanczos3,
-    /// PyTorch `bilinear`, `antialias=True`.
-    BilinearAa => BilinearAa,
-    /// PyTorch `bicubic`, `antialias=True` (a = -0.5).
-    BicubicAa => BicubicAa,
-    /// Antialiased Lanczos-3 (Pillow LANCZOS).
-    Lanczos3Aa => Lanczos3Aa,
-    /// Pillow BOX.
-    Box => Box,
-    /// PyTorch `area` (adaptive average pooling).
-    Area => Area,
-    /// Pillow HAMMING.
-    Hamming => Hamming,
-    /// Mitchell-Netravali (B = C = 1/3).
-    Mitchell => Mitchell,
-    /// Catmull-Rom.
-    CatmullRom => CatmullRom,
-    /// Cubic B-spline.
-    BSpline => BSpline,
-    /// Gaussian, sigma 0.5.
-    Gaussian => Gaussian,
-}
-
-impl Mode {
-    pub fn name(self) -> &'static str {
-        self.desc().name
+    /// Sets the border rule explicitly.
+    pub fn border(mut self, border: Border) -> Self {
+        self.border = Some(border);
+        self
     }
-}
 
-impl std::fmt::Display for Mode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+    /// Sets launch-rule overrides.
+    pub fn tuning(mut self, tuning: Tuning) -> Self {
+        self.tuning = tuning;
+        self
+    }
+
+    /// The border rule a filter is sampled with: the explicit one, else PyTorch's default.
+    pub fn border_rule(&self) -> Border {
+        self.border
+            .unwrap_or(if self.antialias { Border::Renormalize } else { Border::Clamp })
     }
 }

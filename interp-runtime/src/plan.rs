@@ -1,20 +1,22 @@
 //! Host-side geometry: output size, per-axis scale, support and table widths. Pure functions,
 //! checked before anything touches the device.
 
-use interp_kernels::{FilterDesc, Mapping};
-
 use crate::error::InterpError;
-use crate::options::{Resize, ResizeOptions};
+use crate::method::{Rule, Sampler};
+use crate::options::{Options, Resize};
 
 /// One axis of a resize, as asked: lengths, the user's scale factor when the kernels use it,
 /// and align_corners. The taps follow from it exactly (`taps.rs`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AxisPlan {
+    /// Input length.
     pub in_len: usize,
+    /// Output length.
     pub out_len: usize,
     /// The user's scale factor when PyTorch's rule makes the kernels use `1 / factor` (a
     /// `Resize::Scale` without `recompute`); `None` means `in / out`.
     pub factor: Option<f64>,
+    /// Corners aligned.
     pub align_corners: bool,
 }
 
@@ -91,17 +93,20 @@ fn check_axis(axis: &'static str, tensor: &'static str, length: usize) -> Result
 /// A whole resize: shapes and both axes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plan {
+    /// Input shape (N, C, H, W).
     pub input: [usize; 4],
+    /// Output shape.
     pub output: [usize; 4],
+    /// The height axis.
     pub rows: AxisPlan,
+    /// The width axis.
     pub cols: AxisPlan,
 }
 
-/// Validates the options against the filter and plans both axes.
-pub fn plan(desc: &FilterDesc, input: [usize; 4], options: &ResizeOptions) -> Result<Plan, InterpError> {
-    if options.align_corners && !desc.align_corners {
-        return Err(InterpError::AlignCornersUnsupported { mode: desc.name });
-    }
+/// Plans both axes of a resize of `input` by a resolved rule (options already checked
+/// against it).
+pub(crate) fn plan(rule: &Rule, input: [usize; 4], options: &Options) -> Result<Plan, InterpError> {
+    let area = matches!(rule, Rule::Sampler(Sampler::Area));
     let [n, c, h, w] = input;
     check_axis("height", "input", h)?;
     check_axis("width", "input", w)?;
@@ -113,7 +118,7 @@ pub fn plan(desc: &FilterDesc, input: [usize; 4], options: &ResizeOptions) -> Re
         ),
         Resize::Scale { height, width, recompute } => {
             // Area always recomputes (PyTorch forces it: adaptive pooling needs integer sizes).
-            let recompute = recompute || desc.mapping == Mapping::Area;
+            let recompute = recompute || area;
             (
                 output_length("height", h, None, Some((height, recompute)))?,
                 output_length("width", w, None, Some((width, recompute)))?,
@@ -124,7 +129,7 @@ pub fn plan(desc: &FilterDesc, input: [usize; 4], options: &ResizeOptions) -> Re
         in_len,
         out_len,
         // Area windows are integer: a factor only chooses the output size.
-        factor: factor.filter(|_| desc.mapping != Mapping::Area),
+        factor: factor.filter(|_| !area),
         align_corners: options.align_corners,
     };
     let (rows, cols) = (axis(h, out_h, fh), axis(w, out_w, fw));
@@ -149,26 +154,22 @@ fn element_count(tensor: &'static str, shape: [usize; 4]) -> Result<u64, InterpE
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::Mode;
+    use crate::method::{resolve, Mode};
+
+    fn planned(mode: Mode, input: [usize; 4], options: &Options) -> Result<Plan, InterpError> {
+        plan(&resolve(&mode.into(), options)?, input, options)
+    }
 
     #[test]
     fn pytorch_scale_rules() {
-        let bilinear = Mode::Bilinear.desc();
-        let opts = ResizeOptions {
-            resize: Resize::Scale {
-                height: 2.5,
-                width: 0.3,
-                recompute: false,
-            },
-            align_corners: false,
-        };
+        let opts = Options::scale(2.5, 0.3);
         // Given factor, not recomputed: out = floor(in * factor), the kernels use 1 / factor.
-        let plan = plan(&bilinear, [1, 1, 10, 10], &opts).unwrap();
+        let plan = planned(Mode::Bilinear, [1, 1, 10, 10], &opts).unwrap();
         assert_eq!(plan.output, [1, 1, 25, 3]);
         assert_eq!(plan.rows.scale(), 1.0 / 2.5);
         assert_eq!(plan.cols.scale(), 1.0 / 0.3);
         // Area: the factor only sets the size.
-        assert_eq!(super::plan(&Mode::Area.desc(), [1, 1, 10, 10], &opts).unwrap().cols.factor, None);
+        assert_eq!(planned(Mode::Area, [1, 1, 10, 10], &opts).unwrap().cols.factor, None);
         // align_corners: (in-1)/(out-1), 0 for a single output.
         let aligned = |in_len, out_len| AxisPlan {
             in_len,
@@ -182,17 +183,13 @@ mod tests {
 
     #[test]
     fn sizes_beyond_the_index_range_are_refused() {
-        let bilinear = Mode::Bilinear.desc();
-        let size = |height, width| ResizeOptions {
-            resize: Resize::Size { height, width },
-            align_corners: false,
-        };
-        let err = plan(&bilinear, [1, 1, 4, 4], &size((1 << 63) + 1, 4)).unwrap_err();
+        let input = [1, 1, 4, 4];
+        let err = planned(Mode::Bilinear, input, &Options::size((1 << 63) + 1, 4)).unwrap_err();
         assert!(matches!(err, InterpError::AxisTooLong { axis: "height", .. }), "{err}");
-        let err = plan(&bilinear, [1, 1, 4, 4], &size(70_000, 70_000)).unwrap_err();
+        let err = planned(Mode::Bilinear, input, &Options::size(70_000, 70_000)).unwrap_err();
         assert!(matches!(err, InterpError::IndexOverflow { .. }), "{err}");
         // A long axis alone is fine: no bound of one rule applies to the others.
-        assert!(plan(&bilinear, [1, 1, 1, 70_000], &size(1, 70_000)).is_ok());
-        assert!(plan(&bilinear, [1, 1, 1, 100_000], &size(1, 50_000)).is_ok());
+        assert!(planned(Mode::Bilinear, [1, 1, 1, 70_000], &Options::size(1, 70_000)).is_ok());
+        assert!(planned(Mode::Bilinear, [1, 1, 1, 100_000], &Options::size(1, 50_000)).is_ok());
     }
 }

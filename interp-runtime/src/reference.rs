@@ -4,15 +4,28 @@
 //! It shares nothing with the runtime's tables (`taps.rs`, exact rationals) but the scale rule
 //! of the plan (`AxisPlan::scale`), and computes coordinates in plain f64.
 
-use interp_kernels::{FilterDesc, TapRule};
-
-use crate::plan::AxisPlan;
+use crate::error::InterpError;
+use crate::method::{resolve, Method, Rule, Sampler};
+use crate::options::{Border, Options};
+pub use crate::plan::{AxisPlan, Plan};
 
 /// `taps[o]` = the (input index, weight) pairs output `o` reads along one axis.
 pub type AxisTaps = Vec<Vec<(usize, f64)>>;
 
-/// The tap lists of one axis for a filter with description `desc` and weight `weight`.
-pub fn axis_taps(desc: &FilterDesc, weight: impl Fn(f64) -> f64, axis: &AxisPlan) -> AxisTaps {
+/// The plan (shapes and both axes) of a resize of `input`, as the runtime makes it.
+pub fn plan(method: impl Into<Method>, input: [usize; 4], options: &Options) -> Result<Plan, InterpError> {
+    crate::plan::plan(&resolve(&method.into(), options)?, input, options)
+}
+
+/// The reference tap lists of both axes (rows, cols) of a resize of `input`.
+pub fn taps(method: impl Into<Method>, input: [usize; 4], options: &Options) -> Result<(AxisTaps, AxisTaps), InterpError> {
+    let rule = resolve(&method.into(), options)?;
+    let plan = crate::plan::plan(&rule, input, options)?;
+    Ok((axis_taps(&rule, &plan.rows), axis_taps(&rule, &plan.cols)))
+}
+
+/// The tap lists of one axis under `rule`.
+fn axis_taps(rule: &Rule, axis: &AxisPlan) -> AxisTaps {
     let n_in = axis.in_len;
     let s = axis.scale();
     // PyTorch's nearest modes take their scale in f32.
@@ -23,18 +36,28 @@ pub fn axis_taps(desc: &FilterDesc, weight: impl Fn(f64) -> f64, axis: &AxisPlan
     (0..axis.out_len)
         .map(|o| {
             let of = o as f64;
-            match desc.rule() {
-                TapRule::Clamp => {
-                    let src = if axis.align_corners { s * of } else { s * (of + 0.5) - 0.5 };
-                    let radius = desc.support.ceil() as i64;
+            match rule {
+                Rule::Filter {
+                    filter,
+                    border: Border::Clamp,
+                    ..
+                } => {
+                    let weight = |x| filter.weight(x);
+                    let src = clamp_source(axis, o);
+                    let radius = filter.support().ceil() as i64;
                     let base = src.floor() as i64;
                     (base - radius + 1..=base + radius)
                         .map(|j| (j.clamp(0, n_in as i64 - 1) as usize, weight(j as f64 - src)))
                         .collect()
                 }
-                TapRule::Renormalize => {
-                    let widen = desc.antialias && s >= 1.0;
-                    let support = desc.support * if widen { s } else { 1.0 };
+                Rule::Filter {
+                    filter,
+                    border: Border::Renormalize,
+                    antialias,
+                } => {
+                    let weight = |x| filter.weight(x);
+                    let widen = *antialias && s >= 1.0;
+                    let support = filter.support() * if widen { s } else { 1.0 };
                     let inv = if widen { 1.0 / s } else { 1.0 };
                     let center = s * (of + 0.5);
                     let lo = ((center - support + 0.5) as i64).max(0);
@@ -42,17 +65,17 @@ pub fn axis_taps(desc: &FilterDesc, weight: impl Fn(f64) -> f64, axis: &AxisPlan
                     let taps: Vec<_> = (lo..hi).map(|j| (j as usize, weight((j as f64 - center + 0.5) * inv))).collect();
                     normalized(taps)
                 }
-                TapRule::Nearest => {
+                Rule::Sampler(Sampler::Nearest) => {
                     // PyTorch computes nearest indices in f32.
                     let j = ((o as f32) * s32).floor() as usize;
                     vec![(j.min(n_in - 1), 1.0)]
                 }
-                TapRule::NearestExact => {
+                Rule::Sampler(Sampler::NearestExact) => {
                     // `floorf((o + 0.5) * s)`: a double product, rounded to float by floorf.
                     let j = (((of + 0.5) * s32 as f64) as f32).floor() as usize;
                     vec![(j.min(n_in - 1), 1.0)]
                 }
-                TapRule::Area => {
+                Rule::Sampler(Sampler::Area) => {
                     let out = axis.out_len;
                     let start = o * n_in / out;
                     let end = ((o + 1) * n_in).div_ceil(out);
@@ -62,6 +85,21 @@ pub fn axis_taps(desc: &FilterDesc, weight: impl Fn(f64) -> f64, axis: &AxisPlan
             }
         })
         .collect()
+}
+
+/// PyTorch's source coordinate `s (o + 0.5) - 0.5` (`s o` with align_corners). For an explicit
+/// size it is computed as one f64 division of exact integers, `((2o + 1) in - out) / (2 out)`
+/// (`o (in - 1) / (out - 1)` aligned), so an exact half-pixel tie stays exact and a
+/// discontinuous filter (box) falls on the side its own definition gives; `s (o + 0.5) - 0.5`
+/// with a rounded `s` would tip it either way.
+fn clamp_source(axis: &AxisPlan, o: usize) -> f64 {
+    let (o, n_in, out) = (o as f64, axis.in_len as f64, axis.out_len as f64);
+    match (axis.align_corners, axis.factor) {
+        (true, _) if axis.out_len > 1 => o * (n_in - 1.0) / (out - 1.0),
+        (true, _) => 0.0,
+        (false, None) => ((2.0 * o + 1.0) * n_in - out) / (2.0 * out),
+        (false, Some(_)) => axis.scale() * (o + 0.5) - 0.5,
+    }
 }
 
 fn normalized(taps: Vec<(usize, f64)>) -> Vec<(usize, f64)> {
@@ -123,16 +161,11 @@ pub fn backward(dy: &[f64], input: [usize; 4], rows: &AxisTaps, cols: &AxisTaps)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::Mode;
+    use crate::method::Mode;
 
-    fn taps(mode: Mode, in_len: usize, out_len: usize, align_corners: bool) -> AxisTaps {
-        let axis = AxisPlan {
-            in_len,
-            out_len,
-            factor: None,
-            align_corners,
-        };
-        axis_taps(&mode.desc(), |x| mode.weight_f64(x), &axis)
+    fn taps(mode: Mode, in_len: usize, out_len: usize, antialias: bool) -> AxisTaps {
+        let options = Options::size(out_len, out_len).antialias(antialias);
+        super::taps(mode, [1, 1, in_len, in_len], &options).unwrap().0
     }
 
     #[test]
@@ -162,7 +195,7 @@ mod tests {
 
     #[test]
     fn scatter_backward_is_the_adjoint_of_forward() {
-        let rows = taps(Mode::Lanczos3Aa, 7, 3, false);
+        let rows = taps(Mode::Lanczos3, 7, 3, true);
         let cols = taps(Mode::Bicubic, 3, 8, false);
         let input = [1, 2, 7, 3];
         let x: Vec<f64> = (0..42).map(|i| ((i * 37 % 11) as f64 - 5.0) / 3.0).collect();

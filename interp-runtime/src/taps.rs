@@ -10,12 +10,14 @@
 //!   explicit size, taps `floor(src) - r + 1 ..= floor(src) + r`, indices clamped to the edge;
 //! - renormalizing filters (Pillow, PyTorch antialias): Pillow's `precompute_coeffs` in f64,
 //!   operation for operation, so ties at half pixels (box) fall as Pillow's do;
-//! - nearest, nearest-exact: PyTorch's f32 index formulas, operation for operation (CPU and CUDA
+//! - the nearest and nearest-exact samplers: PyTorch's f32 index formulas, operation for operation (CPU and CUDA
 //!   agree on them);
-//! - area: the exact integer windows of adaptive average pooling.
+//! - the area sampler: the exact integer windows of adaptive average pooling.
 
-use interp_kernels::{FilterDesc, TapRule};
-
+use crate::error::InterpError;
+use crate::filter::Filter;
+use crate::method::{Rule, Sampler};
+use crate::options::Border;
 use crate::plan::AxisPlan;
 
 /// One axis's taps in compressed rows: row `r` holds entries `offsets[r] .. offsets[r + 1]`,
@@ -133,25 +135,34 @@ fn push_entry(taps: &mut AxisTaps, (j, w): (i64, f64), scale: f64) {
     }
 }
 
-/// The forward taps of `axis` for a filter with description `desc` and f64 weight `weight`.
-pub(crate) fn forward_taps(desc: &FilterDesc, weight: fn(f64) -> f64, axis: &AxisPlan) -> AxisTaps {
+/// The forward taps of `axis` under `rule`; a weight that is not finite is refused.
+pub(crate) fn forward_taps(rule: &Rule, axis: &AxisPlan) -> Result<AxisTaps, InterpError> {
     let (n_in, n_out) = (axis.in_len as i64, axis.out_len);
     let mut b = Builder::new(n_out);
     for o in 0..n_out as i64 {
-        match desc.rule() {
-            TapRule::Clamp => {
+        match rule {
+            Rule::Filter {
+                filter,
+                border: Border::Clamp,
+                ..
+            } => {
                 let (base, frac) = clamp_source(axis, o);
-                let radius = desc.support.ceil() as i64;
+                let radius = filter.support().ceil() as i64;
                 for j in base - radius + 1..=base + radius {
-                    b.row.push((j.clamp(0, n_in - 1), weight((j - base) as f64 - frac)));
+                    let x = (j - base) as f64 - frac;
+                    b.row.push((j.clamp(0, n_in - 1), checked_weight(&**filter, x)?));
                 }
                 b.finish_row(1.0);
             }
-            TapRule::Renormalize => {
+            Rule::Filter {
+                filter,
+                border: Border::Renormalize,
+                antialias,
+            } => {
                 // Pillow's precompute_coeffs, in its order of operations.
                 let scale = axis.scale();
-                let widen = desc.antialias && scale >= 1.0;
-                let support = if widen { desc.support * scale } else { desc.support };
+                let widen = *antialias && scale >= 1.0;
+                let support = if widen { filter.support() * scale } else { filter.support() };
                 let ss = if widen { 1.0 / scale } else { 1.0 };
                 let center = (o as f64 + 0.5) * scale;
                 // `as i64` truncates toward zero (and saturates), as C's `(int)` cast truncates.
@@ -159,17 +170,17 @@ pub(crate) fn forward_taps(desc: &FilterDesc, weight: fn(f64) -> f64, axis: &Axi
                 let hi = ((center + support + 0.5) as i64).min(n_in);
                 let mut sum = 0.0;
                 for j in lo..hi {
-                    let w = weight((j as f64 - center + 0.5) * ss);
+                    let w = checked_weight(&**filter, (j as f64 - center + 0.5) * ss)?;
                     sum += w;
                     b.row.push((j, w));
                 }
                 b.finish_row(if sum != 0.0 { 1.0 / sum } else { 1.0 });
             }
-            TapRule::Nearest | TapRule::NearestExact => {
-                b.row.push((nearest_source(desc.rule(), axis, o), 1.0));
+            Rule::Sampler(sampler @ (Sampler::Nearest | Sampler::NearestExact)) => {
+                b.row.push((nearest_source(*sampler, axis, o), 1.0));
                 b.finish_row(1.0);
             }
-            TapRule::Area => {
+            Rule::Sampler(Sampler::Area) => {
                 let (start, end) = area_window(axis, o);
                 let w = 1.0 / (end - start) as f64;
                 b.row.extend((start..end).map(|j| (j, w)));
@@ -177,7 +188,21 @@ pub(crate) fn forward_taps(desc: &FilterDesc, weight: fn(f64) -> f64, axis: &Axi
             }
         }
     }
-    b.taps
+    Ok(b.taps)
+}
+
+/// The filter's weight at `x`, refused when it is not finite (a NaN weight would poison every
+/// output that reads the tap).
+fn checked_weight(filter: &dyn Filter, x: f64) -> Result<f64, InterpError> {
+    let w = filter.weight(x);
+    if w.is_finite() {
+        Ok(w)
+    } else {
+        Err(InterpError::InvalidFilter {
+            filter: filter.name().to_string(),
+            reason: format!("weight({x}) = {w}, not a finite number"),
+        })
+    }
 }
 
 /// `src = base + frac` with `frac` in `[0, 1)`: exact rationals for explicit sizes and
@@ -203,12 +228,12 @@ fn clamp_source(axis: &AxisPlan, o: i64) -> (i64, f64) {
 /// PyTorch's nearest index: `min(floor(o * s), in - 1)` (nearest) or
 /// `min(floorf((o + 0.5) * s), in - 1)` (nearest-exact, the product in double then rounded to
 /// float by `floorf`), with the scale in f32.
-fn nearest_source(rule: TapRule, axis: &AxisPlan, o: i64) -> i64 {
+fn nearest_source(sampler: Sampler, axis: &AxisPlan, o: i64) -> i64 {
     let s: f32 = match axis.factor {
         Some(factor) => (1.0 / factor) as f32,
         None => axis.in_len as f32 / axis.out_len as f32,
     };
-    let j = if rule == TapRule::Nearest {
+    let j = if sampler == Sampler::Nearest {
         ((o as f32) * s).floor()
     } else {
         (((o as f64 + 0.5) * s as f64) as f32).floor()
@@ -227,7 +252,14 @@ fn area_window(axis: &AxisPlan, o: i64) -> (i64, i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::Mode;
+    use crate::method::{resolve, Mode};
+    use crate::options::Options;
+
+    /// The taps of a mode (PyTorch's defaults: no antialias) along `axis`.
+    fn taps(mode: Mode, antialias: bool, axis: &AxisPlan) -> AxisTaps {
+        let rule = resolve(&mode.into(), &Options::size(1, 1).antialias(antialias)).unwrap();
+        forward_taps(&rule, axis).unwrap()
+    }
 
     fn axis(in_len: usize, out_len: usize, factor: Option<f64>, align_corners: bool) -> AxisPlan {
         AxisPlan {
@@ -245,7 +277,7 @@ mod tests {
     #[test]
     fn clamped_taps_merge_at_the_edge() {
         // PyTorch bilinear 4 -> 8: o = 0 reads src = -0.25 (both taps on x0), o = 1 src = 0.25.
-        let t = forward_taps(&Mode::Bilinear.desc(), |x| (1.0 - x.abs()).max(0.0), &axis(4, 8, None, false));
+        let t = taps(Mode::Bilinear, false, &axis(4, 8, None, false));
         let r = rows(&t);
         assert_eq!(r[0], vec![(0, 1.0)]);
         assert_eq!(r[1], vec![(0, 0.75), (1, 0.25)]);
@@ -255,11 +287,7 @@ mod tests {
     #[test]
     fn exact_source_far_along_a_long_axis() {
         // 20_000_000 -> 200: src = 100000 (o + 0.5) - 0.5 exactly; f32 would collapse neighbours.
-        let t = forward_taps(
-            &Mode::Bilinear.desc(),
-            |x| (1.0 - x.abs()).max(0.0),
-            &axis(20_000_000, 200, None, false),
-        );
+        let t = taps(Mode::Bilinear, false, &axis(20_000_000, 200, None, false));
         for o in 0..200 {
             let expected = 100_000 * o as u32 + 49_999;
             assert_eq!(rows(&t)[o], vec![(expected, 0.5), (expected + 1, 0.5)], "output {o}");
@@ -268,8 +296,7 @@ mod tests {
 
     #[test]
     fn transpose_is_exact_and_ordered() {
-        let desc = Mode::BicubicAa.desc();
-        let t = forward_taps(&desc, |x| Mode::BicubicAa.weight_f64(x), &axis(13, 5, None, false));
+        let t = taps(Mode::Bicubic, true, &axis(13, 5, None, false));
         let a = t.transpose(13);
         for j in 0..13 {
             let mine: Vec<(u32, f32)> = a.row(j).collect();
@@ -285,7 +312,7 @@ mod tests {
     fn nearest_follows_pytorch_float_rounding() {
         // 14 -> 46: 14f / 46f lies below 7/23, so o = 23 gives floor(6.9999995) = 6, as
         // PyTorch does (the exact index would be 7).
-        let t = forward_taps(&Mode::Nearest.desc(), |_| 1.0, &axis(14, 46, None, false));
+        let t = taps(Mode::Nearest, false, &axis(14, 46, None, false));
         assert_eq!(rows(&t)[23], vec![(6, 1.0)]);
         assert!(t.unit_contiguous() && t.transpose(14).unit_contiguous());
     }
@@ -297,7 +324,7 @@ mod tests {
         let a = axis(n_in, n_out, None, false);
         assert_eq!(area_window(&a, 0), (0, 2));
         assert_eq!(area_window(&a, n_out as i64 - 1), (n_in as i64 - 2, n_in as i64));
-        let t = forward_taps(&Mode::Area.desc(), |_| 1.0, &axis(10, 4, None, false));
+        let t = taps(Mode::Area, false, &axis(10, 4, None, false));
         assert_eq!(rows(&t)[1], vec![(2, 1.0 / 3.0), (3, 1.0 / 3.0), (4, 1.0 / 3.0)]);
     }
 }

@@ -9,13 +9,18 @@ use crate::error::InterpError;
 /// slices, transposes); strides are in elements.
 #[derive(Clone, Copy, Debug)]
 pub struct TensorRef<'a> {
+    /// The device buffer the view lives in.
     pub handle: &'a Handle,
+    /// Logical (N, C, H, W) sizes.
     pub shape: &'a [usize],
+    /// Element strides of N, C, H and W (0 broadcasts an axis in inputs).
     pub strides: &'a [usize],
+    /// Element type of the buffer.
     pub dtype: DType,
 }
 
 impl<'a> TensorRef<'a> {
+    /// A view of `handle`; nothing is checked until the view is used in a call.
     pub fn new(handle: &'a Handle, shape: &'a [usize], strides: &'a [usize], dtype: DType) -> Self {
         Self {
             handle,

@@ -10,13 +10,16 @@ use crate::{DType, TensorRef};
 /// How a logical NCHW tensor is laid out in memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layout {
+    /// Contiguous N, C, H, W.
     Nchw,
+    /// Channels last: contiguous N, H, W, C.
     Nhwc,
     /// A view into a larger NCHW buffer (padded H and W): non-contiguous, with gaps that must
     /// never be written.
     PaddedView,
 }
 
+/// Every layout.
 pub const LAYOUTS: [Layout; 3] = [Layout::Nchw, Layout::Nhwc, Layout::PaddedView];
 
 impl Layout {
@@ -35,14 +38,20 @@ impl Layout {
 
 /// A device buffer holding a 4-D view.
 pub struct DeviceTensor {
+    /// The buffer.
     pub handle: Handle,
+    /// Logical NCHW shape.
     pub shape: [usize; 4],
+    /// Element strides.
     pub strides: [usize; 4],
+    /// Element type.
     pub dtype: DType,
+    /// Buffer length in elements.
     pub len: usize,
 }
 
 impl DeviceTensor {
+    /// The view as a call takes it.
     pub fn view(&self) -> TensorRef<'_> {
         TensorRef::new(&self.handle, &self.shape, &self.strides, self.dtype)
     }
@@ -71,6 +80,7 @@ impl DeviceTensor {
 /// A quiet NaN in every dtype: what "never written" looks like.
 pub const POISON: f64 = f64::NAN;
 
+/// Little-endian bytes of `values` in `dtype`.
 pub fn encode(dtype: DType, values: &[f64]) -> Vec<u8> {
     match dtype {
         DType::F32 => values.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect(),
@@ -80,6 +90,7 @@ pub fn encode(dtype: DType, values: &[f64]) -> Vec<u8> {
     }
 }
 
+/// Values of little-endian `bytes` in `dtype`.
 pub fn decode(dtype: DType, bytes: &[u8]) -> Vec<f64> {
     match dtype {
         DType::F32 => bytes

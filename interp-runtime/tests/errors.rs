@@ -4,21 +4,16 @@
 mod common;
 
 use common::*;
-use interp_runtime::{interpolate, interpolate_backward, output_shape, DType, InterpError, InterpolateOptions, Mode, Resize, TensorRef};
+use interp_runtime::{
+    interpolate, interpolate_backward, output_shape, Border, DType, Filter, InterpError, Mode, Options, Resampler, Sampler, TensorRef,
+};
 
-fn size(h: usize, w: usize) -> InterpolateOptions {
-    InterpolateOptions::new(Mode::Bilinear, Resize::Size { height: h, width: w })
+fn size(h: usize, w: usize) -> Options {
+    Options::size(h, w)
 }
 
-fn scale(h: f64, w: f64) -> InterpolateOptions {
-    InterpolateOptions::new(
-        Mode::Bilinear,
-        Resize::Scale {
-            height: h,
-            width: w,
-            recompute: false,
-        },
-    )
+fn scale(h: f64, w: f64) -> Options {
+    Options::scale(h, w)
 }
 
 struct Fixture {
@@ -35,14 +30,18 @@ fn fixture() -> Fixture {
 }
 
 impl Fixture {
-    fn forward(&self, input: TensorRef, options: &InterpolateOptions) -> InterpError {
-        let error = interpolate(&self.client, input, self.output.view(), options).expect_err("must be refused");
+    fn forward(&self, input: TensorRef, options: &Options) -> InterpError {
+        self.forward_with(Mode::Bilinear, input, options)
+    }
+
+    fn forward_with(&self, method: impl Into<interp_runtime::Method>, input: TensorRef, options: &Options) -> InterpError {
+        let error = interpolate(&self.client, method, input, self.output.view(), options).expect_err("must be refused");
         self.assert_untouched();
         error
     }
 
-    fn forward_into(&self, output: TensorRef, options: &InterpolateOptions) -> InterpError {
-        let error = interpolate(&self.client, self.input.view(), output, options).expect_err("must be refused");
+    fn forward_into(&self, output: TensorRef, options: &Options) -> InterpError {
+        let error = interpolate(&self.client, Mode::Bilinear, self.input.view(), output, options).expect_err("must be refused");
         self.assert_untouched();
         error
     }
@@ -182,7 +181,7 @@ fn grad_out_of_the_wrong_shape() {
     let f = fixture();
     // Backward of a 4x5 -> 8x9 resize given an 8x10 grad_out; grad_in is f.input's shape.
     let grad_in = poisoned(&f.client, [2, 3, 4, 5], Layout::Nhwc, DType::F32);
-    let e = interpolate_backward(&f.client, f.output.view(), grad_in.view(), &size(8, 9)).expect_err("refused");
+    let e = interpolate_backward(&f.client, Mode::Bilinear, f.output.view(), grad_in.view(), &size(8, 9)).expect_err("refused");
     assert_eq!(
         e,
         InterpError::GradOutShape {
@@ -195,11 +194,80 @@ fn grad_out_of_the_wrong_shape() {
 }
 
 #[test]
-fn align_corners_on_a_mode_without_it() {
+fn options_a_method_does_not_accept() {
     let f = fixture();
-    let options = InterpolateOptions::new(Mode::Nearest, Resize::Size { height: 8, width: 10 }).align_corners(true);
-    let e = f.forward(f.input.view(), &options);
-    assert_eq!(e, InterpError::AlignCornersUnsupported { mode: "nearest" });
+    let unsupported = |e: InterpError| match e {
+        InterpError::UnsupportedOption { mode, option, .. } => (mode, option),
+        other => panic!("expected UnsupportedOption, got {other:?}"),
+    };
+    // Samplers have no weight: no align_corners (as PyTorch), antialias or border.
+    let e = f.forward_with(Mode::Nearest, f.input.view(), &size(8, 10).align_corners(true));
+    assert_eq!(unsupported(e), ("nearest".to_string(), "align_corners"));
+    let e = f.forward_with(Sampler::Area, f.input.view(), &size(8, 10).antialias(true));
+    assert_eq!(unsupported(e), ("area".to_string(), "antialias"));
+    let e = f.forward_with(Mode::NearestExact, f.input.view(), &size(8, 10).border(Border::Renormalize));
+    assert_eq!(unsupported(e), ("nearest-exact".to_string(), "border"));
+    // A widened support needs the renormalize border; errors name the mode, not its filter.
+    let e = f.forward_with(Mode::Bicubic, f.input.view(), &size(8, 10).antialias(true).border(Border::Clamp));
+    let (mode, option) = unsupported(e);
+    assert_eq!(mode, "bicubic");
+    assert!(option.contains("antialias"), "{option}");
+}
+
+/// A hand-written filter that breaks the contract `filter!` enforces.
+struct Broken {
+    support: f64,
+}
+
+impl Filter for Broken {
+    fn name(&self) -> &str {
+        "broken"
+    }
+    fn support(&self) -> f64 {
+        self.support
+    }
+    fn weight(&self, x: f64) -> f64 {
+        if x.abs() < 0.3 {
+            f64::NAN
+        } else {
+            1.0 - x.abs()
+        }
+    }
+}
+
+#[test]
+fn filters_that_break_their_contract() {
+    let f = fixture();
+    for support in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e30] {
+        let e = f.forward_with(Broken { support }, f.input.view(), &size(8, 10));
+        assert!(
+            matches!(&e, InterpError::InvalidFilter { filter, reason } if filter == "broken" && reason.contains("support")),
+            "support {support}: {e:?}"
+        );
+    }
+    // A weight that is not finite at a tap the geometry reaches (2x up: distances 0.25, 0.75).
+    let e = f.forward_with(Broken { support: 1.0 }, f.input.view(), &size(8, 10));
+    assert!(
+        matches!(&e, InterpError::InvalidFilter { filter, .. } if filter == "broken"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn resampler_given_another_shape() {
+    let f = fixture();
+    let resampler = Resampler::new(&f.client, Mode::Bilinear, [2, 3, 4, 6], &size(8, 10)).unwrap();
+    assert_eq!(resampler.output_shape(), [2, 3, 8, 10]);
+    let e = resampler.forward(f.input.view(), f.output.view()).expect_err("must be refused");
+    f.assert_untouched();
+    assert_eq!(
+        e,
+        InterpError::InputShape {
+            tensor: "input",
+            expected: [2, 3, 4, 6],
+            actual: vec![2, 3, 4, 5]
+        }
+    );
 }
 
 #[test]
@@ -252,20 +320,20 @@ fn sizes_beyond_the_index_range() {
         "{e:?}"
     );
     // 2^63 + 1 must not wrap into a small size (checked arithmetic, not a debug panic).
-    let e = output_shape([1, 1, 4, 4], &size((1 << 63) + 1, 4));
+    let e = output_shape(Mode::Bilinear, [1, 1, 4, 4], &size((1 << 63) + 1, 4));
     assert!(matches!(e, Err(InterpError::AxisTooLong { axis: "height", .. })), "{e:?}");
     // Nor may the element count: every axis fits, their product does not.
-    let e = output_shape([64, 64, 4, 4], &size(40_000, 40_000));
+    let e = output_shape(Mode::Bilinear, [64, 64, 4, 4], &size(40_000, 40_000));
     assert!(
         matches!(&e, Err(InterpError::IndexOverflow { what, .. }) if what.contains("output")),
         "{e:?}"
     );
     // No bound of one rule applies to all: long axes resize under every mode.
-    for mode in [Mode::Area, Mode::Bilinear, Mode::Lanczos3Aa] {
+    for (mode, antialias) in [(Mode::Area, false), (Mode::Bilinear, false), (Mode::Lanczos3, true)] {
         for (input, output) in [(70_000, 70_000), (100_000, 50_000)] {
-            let opts = InterpolateOptions::new(mode, Resize::Size { height: 1, width: output });
+            let opts = Options::size(1, output).antialias(antialias);
             assert_eq!(
-                output_shape([1, 1, 1, input], &opts),
+                output_shape(mode, [1, 1, 1, input], &opts),
                 Ok([1, 1, 1, output]),
                 "{mode} {input} -> {output}"
             );
@@ -281,7 +349,7 @@ fn stride_zero_grad_out_of_a_huge_claimed_shape() {
     let claimed = [1usize, 1, (1 << 63) + 1, 10];
     let grad_out = TensorRef::new(&one.handle, &claimed, &[0, 0, 0, 0], DType::F32);
     let options = size((1 << 63) + 1, 10);
-    let e = interpolate_backward(&f.client, grad_out, f.output.view(), &options).expect_err("must be refused");
+    let e = interpolate_backward(&f.client, Mode::Bilinear, grad_out, f.output.view(), &options).expect_err("must be refused");
     f.assert_untouched();
     assert!(
         matches!(
@@ -300,7 +368,7 @@ fn in_place_and_overlapping_calls() {
     // Same handle as input and output of a same-size resize.
     let same = size(16, 20);
     let view = buffer.view();
-    let e = interpolate(&client, view, view, &same).expect_err("in place must be refused");
+    let e = interpolate(&client, Mode::Bilinear, view, view, &same).expect_err("in place must be refused");
     assert!(
         matches!(
             e,
@@ -312,7 +380,7 @@ fn in_place_and_overlapping_calls() {
         ),
         "{e:?}"
     );
-    let e = interpolate_backward(&client, view, view, &same).expect_err("in place must be refused");
+    let e = interpolate_backward(&client, Mode::Bilinear, view, view, &same).expect_err("in place must be refused");
     assert!(
         matches!(
             e,
@@ -332,13 +400,13 @@ fn in_place_and_overlapping_calls() {
     let first = TensorRef::new(&buffer.handle, &shape, &strides, DType::F32);
     let shifted = buffer.handle.clone().offset_start(alignment);
     let second = TensorRef::new(&shifted, &shape, &strides, DType::F32);
-    let e = interpolate(&client, first, second, &same).expect_err("overlap must be refused");
+    let e = interpolate(&client, Mode::Bilinear, first, second, &same).expect_err("overlap must be refused");
     assert!(matches!(e, InterpError::Aliasing { .. }), "{e:?}");
     // Disjoint views of one buffer are fine: the second plane after the first.
     let start = 1280u64.next_multiple_of(alignment);
     let disjoint = buffer.handle.clone().offset_start(start);
     let third = TensorRef::new(&disjoint, &shape, &strides, DType::F32);
-    interpolate(&client, first, third, &same).expect("disjoint views of one buffer");
+    interpolate(&client, Mode::Bilinear, first, third, &same).expect("disjoint views of one buffer");
     let (values, _) = download(&client, &buffer);
     let plane = quantize(DType::F32, &data[..320]);
     let at = start as usize / 4;
@@ -360,4 +428,32 @@ fn handle_offsets_the_device_cannot_bind() {
             alignment
         }
     );
+}
+
+/// A machine without a Vulkan driver gets `NoDevice` naming the packages, not a cubecl panic.
+/// The loader is pointed at no driver in a child process (this test binary, re-run on this test
+/// alone), since a process that has already loaded a driver keeps it.
+#[cfg(all(not(feature = "cuda"), not(feature = "hip")))]
+#[test]
+fn no_vulkan_driver_is_a_typed_error() {
+    const CHILD: &str = "INTERP_TEST_NO_DRIVER_CHILD";
+    if std::env::var_os(CHILD).is_some() {
+        match interp_runtime::default_client() {
+            Err(InterpError::NoDevice { runtime, hint, .. }) => {
+                assert_eq!(runtime, "wgpu");
+                assert!(hint.contains("apt-get install -y mesa-vulkan-drivers libvulkan1"), "{hint}");
+            }
+            Err(other) => panic!("expected NoDevice, got {other}"),
+            Ok(_) => panic!("a client was made with no Vulkan driver"),
+        }
+        return;
+    }
+    let status = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "no_vulkan_driver_is_a_typed_error", "--test-threads=1"])
+        .env(CHILD, "1")
+        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
+        .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
+        .status()
+        .unwrap();
+    assert!(status.success(), "the child test failed: {status}");
 }

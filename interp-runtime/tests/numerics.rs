@@ -51,7 +51,7 @@ fn forward_matches_f64_reference() {
         let x = quantize(dtype, &random(plan.input.iter().product(), seed));
         let input = upload(client, &x, plan.input, layout, dtype);
         let output = poisoned(client, plan.output, layout, dtype);
-        interpolate(client, input.view(), output.view(), &case.options()).map_err(|e| e.to_string())?;
+        interpolate(client, case.config.mode, input.view(), output.view(), &case.options()).map_err(|e| e.to_string())?;
         let (rows, cols) = case.taps();
         let expected = reference::forward(&x, plan.input, &rows, &cols);
         let (actual, gaps) = download(client, &output);
@@ -66,7 +66,7 @@ fn backward_matches_f64_scatter_reference() {
         let g = quantize(dtype, &random(plan.output.iter().product(), seed + 1000));
         let grad_out = upload(client, &g, plan.output, layout, dtype);
         let grad_in = poisoned(client, plan.input, layout, dtype);
-        interpolate_backward(client, grad_out.view(), grad_in.view(), &case.options()).map_err(|e| e.to_string())?;
+        interpolate_backward(client, case.config.mode, grad_out.view(), grad_in.view(), &case.options()).map_err(|e| e.to_string())?;
         let (rows, cols) = case.taps();
         let expected = reference::backward(&g, plan.input, &rows, &cols);
         let (actual, gaps) = download(client, &grad_in);
@@ -88,8 +88,8 @@ fn adjoint_identity_holds() {
         let output = poisoned(&client, plan.output, Layout::Nchw, DType::F32);
         let grad_out = upload(&client, &g, plan.output, Layout::Nchw, DType::F32);
         let grad_in = poisoned(&client, plan.input, Layout::Nchw, DType::F32);
-        interpolate(&client, input.view(), output.view(), &case.options()).unwrap();
-        interpolate_backward(&client, grad_out.view(), grad_in.view(), &case.options()).unwrap();
+        interpolate(&client, case.config.mode, input.view(), output.view(), &case.options()).unwrap();
+        interpolate_backward(&client, case.config.mode, grad_out.view(), grad_in.view(), &case.options()).unwrap();
         let (y, _) = download(&client, &output);
         let (dx, _) = download(&client, &grad_in);
         let lhs: f64 = y.iter().zip(&g).map(|(a, b)| a * b).sum();
@@ -125,7 +125,7 @@ fn backward_is_bitwise_deterministic() {
             let runs: Vec<Vec<u8>> = (0..2)
                 .map(|_| {
                     let grad_in = poisoned(&client, plan.input, Layout::Nhwc, dtype);
-                    interpolate_backward(&client, grad_out.view(), grad_in.view(), &case.options()).unwrap();
+                    interpolate_backward(&client, case.config.mode, grad_out.view(), grad_in.view(), &case.options()).unwrap();
                     raw(&client, &grad_in)
                 })
                 .collect();

@@ -5,10 +5,17 @@ use std::time::Instant;
 
 /// Runs `cargo <args>` in the workspace root; Err names the step.
 pub fn cargo(step: &str, args: &[&str]) -> Result<(), String> {
-    println!("\n== {step}: cargo {}", args.join(" "));
+    cargo_with_env(step, args, &[])
+}
+
+/// [`cargo`] with extra environment variables.
+pub fn cargo_with_env(step: &str, args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
+    let shown: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
+    println!("\n== {step}: {}cargo {}", shown.concat(), args.join(" "));
     let start = Instant::now();
     let status = Command::new(env!("CARGO"))
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(crate::project_root())
         .status()
         .map_err(|e| format!("{step}: could not start cargo: {e}"))?;

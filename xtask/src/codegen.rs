@@ -1,5 +1,5 @@
-//! Expansion snapshots: every `filter!` in `interp-kernels/src/modes` expanded with the same
-//! code the proc-macro runs, pretty-printed, and compared with `interp-kernels/snapshots/`.
+//! Expansion snapshots: every `filter!` in `interp-runtime/src/filters` expanded with the same
+//! code the proc-macro runs, pretty-printed, and compared with `interp-runtime/snapshots/`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -12,8 +12,8 @@ const REGENERATE: &str = "cargo xtask codegen";
 
 pub fn run(action: Action) -> Result<(), String> {
     let root = crate::project_root();
-    let modes_dir = root.join("interp-kernels/src/modes");
-    let snapshot_dir = root.join("interp-kernels/snapshots");
+    let modes_dir = root.join("interp-runtime/src/filters");
+    let snapshot_dir = root.join("interp-runtime/snapshots");
     let mut expected = Vec::new();
     for source in sorted_files(&modes_dir, "rs")? {
         expected.extend(expand_file(&root, &source)?);

@@ -7,7 +7,9 @@
 use std::fmt::Write as _;
 use std::fs;
 
-use interp_runtime::{Filter, FilterDesc, FilterVisitor};
+use std::sync::Arc;
+
+use interp_runtime::Filter;
 
 use crate::modes::{self, Origin};
 
@@ -38,44 +40,28 @@ pub fn run(action: Action) -> Result<(), String> {
     }
 }
 
-/// One declared mode's picture: its description and f64 weight.
-struct Panel {
-    desc: FilterDesc,
-    weight: fn(f64) -> f64,
-}
-
-#[derive(Clone, Copy)]
-struct ToPanel;
-
-impl FilterVisitor for ToPanel {
-    type Output = Panel;
-    fn visit<F: Filter>(self) -> Panel {
-        Panel {
-            desc: F::DESC,
-            weight: F::weight_f64,
-        }
-    }
-}
+/// One declared filter's picture.
+type Panel = Arc<dyn Filter>;
 
 /// Samples of the kernel over [-support - 0.5, support + 0.5]: the weight inside the support
 /// (where taps are taken), zero outside.
 fn weight_curve(panel: &Panel) -> Vec<(f64, f64)> {
-    let support = panel.desc.support;
+    let support = panel.support();
     let reach = support + 0.5;
     (0..=200)
         .map(|i| -reach + 2.0 * reach * i as f64 / 200.0)
-        .map(|x| (x, if x.abs() <= support { (panel.weight)(x) } else { 0.0 }))
+        .map(|x| (x, if x.abs() <= support { panel.weight(x) } else { 0.0 }))
         .collect()
 }
 
 /// |H(f)| / |H(0)| for f in [0, 1.5] cycles per input pixel, by a Riemann sum of the kernel.
 fn frequency_response(panel: &Panel) -> Vec<(f64, f64)> {
-    let support = panel.desc.support;
+    let support = panel.support();
     let dx = 1e-3;
     let xs: Vec<f64> = (0..=(2.0 * support / dx) as usize).map(|i| -support + i as f64 * dx).collect();
     let transform = |f: f64| {
         let (re, im) = xs.iter().fold((0.0, 0.0), |(re, im), &x| {
-            let w = (panel.weight)(x);
+            let w = panel.weight(x);
             let phase = -2.0 * std::f64::consts::PI * f * x;
             (re + w * phase.cos(), im + w * phase.sin())
         });
@@ -138,7 +124,7 @@ fn frame(svg: &mut String, (x0, y0): (f64, f64), zero_y: Option<f64>, labels: [&
 }
 
 fn draw() -> String {
-    let panels = modes::visit_all(ToPanel);
+    let panels = modes::all_filters();
     let rows = panels.len().div_ceil(COLUMNS);
     let (width, height) = (COLUMNS as f64 * PANEL_W, rows as f64 * PANEL_H + 30.0);
     let mut svg = String::new();
@@ -152,16 +138,16 @@ fn draw() -> String {
         r#"<text x="10" y="20" font-size="13">Every declared filter ("user:" from tests/user-mode): weight w(x) (blue); |H(f)|/|H(0)|, f in [0, 1.5] cycles/pixel (red). `{REGENERATE}`</text>"#
     );
     for (i, (origin, panel)) in panels.iter().enumerate() {
-        let desc = panel.desc;
         let origin = if *origin == Origin::User { "user: " } else { "" };
         let (px, py) = ((i % COLUMNS) as f64 * PANEL_W + 20.0, (i / COLUMNS) as f64 * PANEL_H + 50.0);
         let _ = writeln!(
             svg,
             r#"<text x="{px}" y="{py}" font-size="12" font-weight="bold">{origin}{} (support {})</text>"#,
-            desc.name, desc.support
+            panel.name(),
+            panel.support()
         );
         let curve = weight_curve(panel);
-        let reach = desc.support + 0.5;
+        let reach = panel.support() + 0.5;
         let (ymin, ymax) = (-0.25, 1.1);
         let weights_at = (px, py + 18.0);
         let zero = weights_at.1 + PLOT_H - (0.0 - ymin) / (ymax - ymin) * PLOT_H;

@@ -1,17 +1,33 @@
-//! `cargo xtask gpu-bundle`: build the CUDA test, demo and bench binaries here (the GPU machine
+//! `cargo xtask gpu-bundle`: build the CUDA test, example and bench binaries here (the GPU machine
 //! has no package registry) and put them in `.gpu/bin`, ready to carry and run with
 //! `bench/gpu_run.sh`.
 
 use std::fs;
 use std::process::Command;
 
-const BINARIES: [(&str, &[&str]); 3] = [
+/// (what, prefix of the copied names, cargo arguments).
+const BINARIES: [(&str, &str, &[&str]); 4] = [
     (
         "tests",
+        "",
         &["test", "--release", "-p", "interp-runtime", "--features", "cuda", "--no-run"],
     ),
     (
+        "user-mode tests",
+        "user_mode_",
+        &[
+            "test",
+            "--release",
+            "-p",
+            "interp-user-mode",
+            "--features",
+            "interp-runtime/cuda",
+            "--no-run",
+        ],
+    ),
+    (
         "bench",
+        "",
         &[
             "bench",
             "-p",
@@ -24,7 +40,8 @@ const BINARIES: [(&str, &[&str]); 3] = [
         ],
     ),
     (
-        "tour",
+        "examples",
+        "",
         &[
             "build",
             "--release",
@@ -34,6 +51,8 @@ const BINARIES: [(&str, &[&str]); 3] = [
             "cuda",
             "--example",
             "tour",
+            "--example",
+            "run_cases",
         ],
     ),
 ];
@@ -42,7 +61,7 @@ pub fn run() -> Result<(), String> {
     let root = crate::project_root();
     let bin = root.join(".gpu/bin");
     fs::create_dir_all(&bin).map_err(|e| e.to_string())?;
-    for (what, args) in BINARIES {
+    for (what, prefix, args) in BINARIES {
         println!("== building {what}: cargo {}", args.join(" "));
         let output = Command::new(env!("CARGO"))
             .args(args.iter().copied())
@@ -56,8 +75,9 @@ pub fn run() -> Result<(), String> {
         for path in executables(&String::from_utf8_lossy(&output.stdout)) {
             let name = std::path::Path::new(&path).file_name().and_then(|n| n.to_str()).unwrap_or_default();
             // Test and bench executables carry a hash suffix: keep the target name.
-            let short = name.rsplit_once('-').map(|(stem, _)| stem).unwrap_or(name);
-            fs::copy(&path, bin.join(short)).map_err(|e| format!("{path}: {e}"))?;
+            let stem = name.rsplit_once('-').map(|(stem, _)| stem).unwrap_or(name);
+            let short = format!("{prefix}{stem}");
+            fs::copy(&path, bin.join(&short)).map_err(|e| format!("{path}: {e}"))?;
             println!("   .gpu/bin/{short}");
         }
     }

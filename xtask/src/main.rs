@@ -2,9 +2,13 @@
 //!
 //! - `verify`: every check CI runs (fmt, clippy, snapshots, the generated-kernel checks, tests,
 //!   UI tests), closing with the kernel table and `verify: N passed, M failed`.
+//! - `fuzz --cases N [--seed S]`: the property suite with N random cases (or the one seed S), in
+//!   release, on the default runtime.
 //! - `codegen`: regenerate the committed expansion snapshots of the built-in modes.
 //! - `filters`: redraw `docs/filters.svg`, every mode's weight and frequency response.
 //! - `kernels`: the generated-source checks alone (CUDA, HIP, WGSL; see `kernels`).
+//! - `tour`: the demo (`cargo run --release --example tour -p interp-runtime`), after making
+//!   sure the machine has a device for it (see `vulkan`).
 //! - `gpu-bundle`: build the CUDA tests, demo and bench into `.gpu/bin` for the GPU machine.
 
 mod cmd;
@@ -14,16 +18,21 @@ mod gpu;
 mod kernels;
 mod modes;
 mod verify;
+mod vulkan;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <verify | codegen | filters | kernels | gpu-bundle>";
+const USAGE: &str = "usage: cargo xtask <verify | tour | fuzz [--cases N | --seed S] | codegen | filters | kernels | gpu-bundle>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("verify") => verify::run(),
+        Some("tour") => {
+            vulkan::ensure_device().and_then(|()| cmd::cargo("tour", &["run", "--release", "--example", "tour", "-p", "interp-runtime"]))
+        }
+        Some("fuzz") => fuzz(&args[1..]),
         Some("codegen") => codegen::run(Action::Overwrite),
         Some("filters") => filters::run(Action::Overwrite),
         Some("gpu-bundle") => gpu::run(),
@@ -41,6 +50,33 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `cargo xtask fuzz --cases N` / `--seed S`: the property suite, more cases than CI runs.
+fn fuzz(args: &[String]) -> Result<(), String> {
+    let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1));
+    let mut env = vec![];
+    if let Some(cases) = value("--cases") {
+        env.push(("INTERP_PROPERTY_CASES", cases.as_str()));
+    }
+    if let Some(seed) = value("--seed") {
+        env.push(("INTERP_PROPERTY_SEED", seed.as_str()));
+    }
+    if env.is_empty() && !args.is_empty() {
+        return Err(format!("fuzz: unknown arguments {args:?}\n{USAGE}"));
+    }
+    vulkan::ensure_device()?;
+    let test = [
+        "test",
+        "--release",
+        "-p",
+        "interp-runtime",
+        "--test",
+        "properties",
+        "--",
+        "--nocapture",
+    ];
+    cmd::cargo_with_env("fuzz", &test, &env)
 }
 
 /// What to do with a generated file.

@@ -1,30 +1,29 @@
-//! Every declared mode the xtask checks and draws: the built-in ones, then those of the user's
-//! crate `tests/user-mode` (declared outside interp-kernels).
+//! Every filter the xtask draws: the built-in modes' filters, then those of the user's crate
+//! `tests/user-mode` (declared outside interp-runtime with `filter!`).
 
-use interp_runtime::{FilterVisitor, Mode};
-use interp_user_mode::{CosineRamp, Welch2};
+use std::sync::Arc;
 
-/// Where a mode is declared.
+use interp_runtime::{Filter, Method, Mode};
+use interp_user_mode::{CosineRamp, Welch};
+
+/// Where a filter is declared.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
     BuiltIn,
     User,
 }
 
-impl Origin {
-    /// Prefix of a label: nothing for built-in modes, `user` for the user's crate.
-    pub fn prefix(self) -> &'static str {
-        match self {
-            Origin::BuiltIn => "",
-            Origin::User => "user ",
-        }
-    }
-}
-
-/// `visitor` run with every declared mode's filter type, in order.
-pub fn visit_all<V: FilterVisitor + Copy>(visitor: V) -> Vec<(Origin, V::Output)> {
-    let mut out: Vec<_> = Mode::ALL.iter().map(|mode| (Origin::BuiltIn, mode.visit(visitor))).collect();
-    out.push((Origin::User, visitor.visit::<Welch2>()));
-    out.push((Origin::User, visitor.visit::<CosineRamp>()));
+/// Every declared filter, in order: each filter-mode's (as called without antialias), then
+/// the user's.
+pub fn all_filters() -> Vec<(Origin, Arc<dyn Filter>)> {
+    let mut out: Vec<(Origin, Arc<dyn Filter>)> = Mode::ALL
+        .iter()
+        .filter_map(|mode| match mode.method(false) {
+            Method::Filter(filter) => Some((Origin::BuiltIn, filter)),
+            _ => None,
+        })
+        .collect();
+    out.push((Origin::User, Arc::new(Welch)));
+    out.push((Origin::User, Arc::new(CosineRamp::default())));
     out
 }

@@ -1,6 +1,6 @@
 //! `cargo xtask verify`: every check, in order, stopping at the first failure.
 
-use crate::cmd::{cargo, cargo_test};
+use crate::cmd::{cargo, cargo_test, cargo_with_env};
 use crate::kernels::{self, Report};
 use crate::{codegen, filters, Action};
 
@@ -15,6 +15,14 @@ pub fn run() -> Result<(), String> {
     let report = kernels::run()?;
     fail_on_kernel_errors(&report)?;
     println!("== kernels: ok in {:.0?} (table at the end)", start.elapsed());
+    // Every public item documented, every intra-doc link resolving.
+    let deny = [("RUSTDOCFLAGS", "-D warnings")];
+    cargo_with_env("doc", &["doc", "--workspace", "--no-deps", "--exclude", "xtask"], &deny)?;
+    // Each library crate packaged as crates.io would receive it and built from that package,
+    // against the other packaged crates; nothing is uploaded.
+    cargo("package", &["publish", "--dry-run", "--workspace", "--allow-dirty"])?;
+    // The tests run on the default runtime: make sure the machine has a device for it.
+    crate::vulkan::ensure_device()?;
     // The UI tests (trybuild) run as part of the workspace tests, in interp-macros/tests/ui.rs.
     let counts = cargo_test("tests", &["test", "--workspace", "--", "--nocapture"])?;
     println!("\nverify: all checks passed");

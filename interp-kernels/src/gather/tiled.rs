@@ -4,7 +4,7 @@ use cubecl::prelude::*;
 
 use super::{AxisTable, GatherLayout, Sequence4};
 
-/// Destination tile of [`separable_gather_tiled`]: `TILE_W` columns (one unit each) by
+/// Destination tile of [`separable_gather_tiled()`]: `TILE_W` columns (one unit each) by
 /// `TILE_H` rows.
 pub const TILE_W: u32 = 32;
 pub const TILE_H: u32 = 8;

@@ -4,7 +4,7 @@ use cubecl::prelude::*;
 
 use super::{weighted_sum, AxisTable, GatherLayout};
 
-/// Like [`separable_gather`] for width-contiguous destinations (NCHW): one unit writes `N`
+/// Like [`separable_gather`](fn@super::separable_gather) for width-contiguous destinations (NCHW): one unit writes `N`
 /// consecutive outputs along the width as one vector store. `layout.width` counts those
 /// vectors; `dst_strides` are in vectors, `src_strides` in elements (`M = 1`).
 #[cube(launch_unchecked)]
@@ -47,7 +47,7 @@ pub const STRIP_GROUP: u32 = 32;
 /// Longest strip (outputs per unit) the runtime launches.
 pub const MAX_STRIP: u32 = 4;
 
-/// Like [`separable_gather`] for width-contiguous destinations read from a wider source (the
+/// Like [`separable_gather`](fn@super::separable_gather) for width-contiguous destinations read from a wider source (the
 /// backward of an upsample): each unit owns `strip` outputs of one row, interleaved with its
 /// group (`q = group_start + k * STRIP_GROUP + lane`), so every load and store instruction of a
 /// group stays coalesced while the index arithmetic is paid once per `strip` outputs.

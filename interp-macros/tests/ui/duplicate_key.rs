@@ -1,11 +1,10 @@
-use interp_macros::filter;
+use interp_runtime::filter;
 
 filter! {
     pub struct Bad {
         name: "bad",
         support: 1.0,
         support: 2.0,
-        border: clamp,
         weight: |x| 1.0 - abs(x),
     }
 }

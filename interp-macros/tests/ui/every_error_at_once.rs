@@ -1,4 +1,4 @@
-use interp_macros::filter;
+use interp_runtime::filter;
 
 filter! {
     pub struct Bad {

@@ -1,10 +1,9 @@
-use interp_macros::filter;
+use interp_runtime::filter;
 
 filter! {
     pub struct Bad {
         name: "bad",
         support: "two",
-        border: clamp,
         weight: |x| 1.0 - abs(x),
     }
 }

@@ -1,10 +1,9 @@
-use interp_macros::filter;
+use interp_runtime::filter;
 
 filter! {
     pub struct Bad {
         name: "bad",
         support: 0.0,
-        border: clamp,
         weight: |x| 1.0 - abs(x),
     }
 }

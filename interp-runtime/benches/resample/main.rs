@@ -2,7 +2,7 @@
 //! H200), timed on the device, beside a device-to-device copy of the same bytes and, when
 //! given, PyTorch's numbers from `bench/pytorch_interpolate.py` for the same cases.
 //!
-//! `resample [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke]`
+//! `resample [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled]`
 
 mod kernels;
 mod report;
@@ -14,7 +14,7 @@ use interp_runtime::cubecl::future::block_on;
 use interp_runtime::cubecl::prelude::*;
 use interp_runtime::cubecl::server::Handle;
 use interp_runtime::testing::Layout;
-use interp_runtime::{interpolate, interpolate_backward, DType, DefaultRuntime, InterpolateOptions, Mode, Resize, TensorRef};
+use interp_runtime::{interpolate, interpolate_backward, DType, DefaultRuntime, Mode, Options, Strategy, TensorRef, Tuning};
 
 type Client = ComputeClient<DefaultRuntime>;
 
@@ -26,6 +26,7 @@ pub struct Case {
     pub layout: Layout,
     pub dtype: DType,
     pub mode: Mode,
+    pub antialias: bool,
 }
 
 impl Case {
@@ -35,8 +36,15 @@ impl Case {
         let layout = if self.layout == Layout::Nhwc { "nhwc" } else { "nchw" };
         format!(
             "{n}x{c}x{h}x{w}->{}x{} {layout} {} {}",
-            self.output[0], self.output[1], self.dtype, self.mode
+            self.output[0],
+            self.output[1],
+            self.dtype,
+            self.label()
         )
+    }
+    /// The mode as the PyTorch script names it (`-aa` for antialias).
+    pub fn label(&self) -> String {
+        format!("{}{}", self.mode, if self.antialias { "-aa" } else { "" })
     }
     fn output_shape(&self) -> [usize; 4] {
         [self.input[0], self.input[1], self.output[0], self.output[1]]
@@ -62,13 +70,13 @@ const SHAPES: [([usize; 4], [usize; 2]); 3] = [
     ([8, 64, 512, 512], [256, 256]),
     ([8, 32, 1024, 1024], [256, 256]),
 ];
-const MODES: [Mode; 6] = [
-    Mode::Nearest,
-    Mode::Bilinear,
-    Mode::Bicubic,
-    Mode::Lanczos3,
-    Mode::BilinearAa,
-    Mode::BicubicAa,
+const MODES: [(Mode, bool); 6] = [
+    (Mode::Nearest, false),
+    (Mode::Bilinear, false),
+    (Mode::Bicubic, false),
+    (Mode::Lanczos3, false),
+    (Mode::Bilinear, true),
+    (Mode::Bicubic, true),
 ];
 
 /// A CPU-sized smoke run of the same code paths (`--smoke`).
@@ -84,13 +92,14 @@ fn cases(client: &Client, quick: bool, smoke: bool) -> Vec<Case> {
     for (input, output) in shapes.iter().take(if quick { 1 } else { 3 }) {
         for layout in [Layout::Nchw, Layout::Nhwc] {
             for &dtype in &dtypes {
-                for mode in MODES {
+                for (mode, antialias) in MODES {
                     out.push(Case {
                         input: *input,
                         output: *output,
                         layout,
                         dtype,
                         mode,
+                        antialias,
                     });
                 }
             }
@@ -176,6 +185,16 @@ fn main() {
     let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let quick = args.iter().any(|a| a == "--quick");
     let smoke = args.iter().any(|a| a == "--smoke");
+    let strategy = flag("--strategy").map(|s| match s.as_str() {
+        "one-pass" => Strategy::OnePass,
+        "two-pass" => Strategy::TwoPass,
+        "tiled" => Strategy::Tiled,
+        other => panic!("--strategy {other}: expected one-pass, two-pass or tiled"),
+    });
+    let tuning = Tuning {
+        strategy,
+        ..Tuning::default()
+    };
     let pytorch: HashMap<String, report::TorchTimes> = flag("--pytorch").map(|p| report::read_pytorch(&p)).unwrap_or_default();
     let client = DefaultRuntime::client(&Default::default());
     let name = DefaultRuntime::name(&client);
@@ -184,21 +203,17 @@ fn main() {
     let mut copies: HashMap<usize, Duration> = HashMap::new();
     let mut results = Vec::new();
     for (index, case) in cases(&client, quick, smoke).into_iter().enumerate() {
-        let options = InterpolateOptions::new(
-            case.mode,
-            Resize::Size {
-                height: case.output[0],
-                width: case.output[1],
-            },
-        );
+        let options = Options::size(case.output[0], case.output[1])
+            .antialias(case.antialias)
+            .tuning(tuning);
         let seed = index as u32 * 2;
         let x = Tensor::random(&client, case.input, case.layout, case.dtype, seed);
         let y = Tensor::random(&client, case.output_shape(), case.layout, case.dtype, seed + 1);
         let forward = time(&client, 3, 21, || {
-            interpolate(&client, x.view(), y.view(), &options).expect("forward");
+            interpolate(&client, case.mode, x.view(), y.view(), &options).expect("forward");
         });
         let backward = time(&client, 3, 21, || {
-            interpolate_backward(&client, y.view(), x.view(), &options).expect("backward");
+            interpolate_backward(&client, case.mode, y.view(), x.view(), &options).expect("backward");
         });
         let copy = *copies.entry(case.bytes()).or_insert_with(|| time_copy(&client, case.bytes()));
         let m = Measured {

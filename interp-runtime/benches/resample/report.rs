@@ -107,7 +107,7 @@ pub fn summary(results: &[Measured], torch: &HashMap<String, TorchTimes>, runtim
             csv,
             "{},{},{},{layout},{b},{:.5},{:.5},{:.5},{},{}",
             m.case.key(),
-            m.case.mode,
+            m.case.label(),
             m.case.dtype,
             ms(m.forward),
             ms(m.backward),

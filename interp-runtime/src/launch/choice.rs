@@ -1,42 +1,85 @@
 //! How a gather runs: the strategy (one pass, tiles, two passes), the vectorization of a
 //! pass and whether its unit-tap kernels run, from the layout and the filter's taps.
-//! Thresholds measured on an H200 (docs/PERFORMANCE.md); environment variables override them
-//! for experiments.
+//! Thresholds measured on an H200 (docs/PERFORMANCE.md); a call's [`Tuning`] overrides them
+//! for experiments. The choice is a pure function of the shapes, the tables, the device and the
+//! tuning: no timing, no environment.
 
 use cubecl::prelude::*;
 use interp_kernels::gather::{MAX_STRIP, STRIP_GROUP, TILE_H, TILE_W};
 
 use super::gather::GatherIo;
+use crate::error::InterpError;
+use crate::options::Strategy;
 use crate::tensor::Checked4;
 
-/// How a gather is carried out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Strategy {
-    /// One kernel reading every tap pair of every output from device memory.
-    OnePass,
-    /// One axis at a time through an intermediate in the accumulator type.
-    TwoPass,
-    /// Tiles through shared memory (scalar layouts only).
-    Tiled,
+/// Most loop iterations one kernel invocation may run on this runtime, if it caps them:
+/// Mesa's llvmpipe (wgpu's software Vulkan) keeps ONE counter per invocation, set to 65535 and
+/// decremented at the end of every iteration of every loop (gallivm's `loop_limiter`), and
+/// ends all loops when it runs out, without an error. Real Vulkan, Metal and DX12 drivers do
+/// not, but the wgpu runtime cannot tell them apart here, so the cap applies to every wgpu device.
+pub(crate) fn loop_limit<R: Runtime>(client: &ComputeClient<R>) -> Option<u64> {
+    R::name(client).starts_with("wgpu").then_some(65_535)
 }
 
-/// The strategy for `tap_pairs` per output, from `INTERP_GATHER` (`one-pass` | `two-pass` |
-/// `tiled`, a tuning override for experiments) or else measured rules (docs/PERFORMANCE.md):
+/// Loop iterations one gather invocation runs at most, as llvmpipe counts them: a loop that runs
+/// `t` times costs `t + 1` (its last, exiting, test counts too; measured: an area 255x255 -> 1x1
+/// one pass loses exactly one tap, 296x220 -> 1x1 loses 178). Per output: the row loop, `rows`
+/// times, each running the column loop `cols` times: `1 + rows (cols + 2)`; `outputs_per_unit`
+/// outputs in a loop of their own; plus the tiled kernel's fixed per-tile loops and a margin.
+pub(super) fn loop_iterations(outputs_per_unit: u64, rows: u64, cols: u64) -> u64 {
+    let per_output = rows.saturating_mul(cols.saturating_add(2)).saturating_add(1);
+    let outputs = outputs_per_unit.saturating_mul(per_output).saturating_add(outputs_per_unit + 1);
+    outputs.saturating_add(4 * TILE_H as u64 + 64)
+}
+
+/// Refuses tables no strategy can sum under the runtime's loop cap. The cheapest in loop
+/// iterations is two passes of one output per unit: `rows` then `cols` taps, each beside a
+/// one-entry identity table.
+pub(crate) fn check_loop_limit<R: Runtime>(client: &ComputeClient<R>, rows: usize, cols: usize) -> Result<(), InterpError> {
+    let Some(max) = loop_limit(client) else { return Ok(()) };
+    let (rows, cols) = (rows as u64, cols as u64);
+    let iterations = loop_iterations(1, rows, 1).max(loop_iterations(1, 1, cols));
+    if iterations <= max {
+        return Ok(());
+    }
+    Err(InterpError::LoopLimit {
+        iterations,
+        rows,
+        cols,
+        runtime: R::name(client).to_string(),
+        max,
+    })
+}
+
+/// The strategy for `tap_pairs` per output, from the call's tuning or else measured rules
+/// (docs/PERFORMANCE.md):
 /// gathers of channel vectors (NHWC) go one pass unless the filter has very many tap pairs;
 /// scalar gathers (NCHW) go through shared-memory tiles unless four tap pairs or fewer per
 /// output make the one-pass kernels cheaper.
 /// A strategy whose launch would not fit the device (tiles beyond its grid, an intermediate
 /// beyond its largest allocation) falls back to one that does, so the choice stays a pure
-/// function of the shapes and the device.
-pub(super) fn strategy<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, tap_pairs: f64, channel_vectors: bool) -> Strategy {
+/// function of the shapes and the device. Rows whose tap pairs exceed the runtime's loop cap
+/// (`widths`: the widest row of each table; see [`loop_iterations`]) go two passes.
+pub(super) fn strategy<R: Runtime>(
+    client: &ComputeClient<R>,
+    io: &GatherIo,
+    tap_pairs: f64,
+    widths: (u64, u64),
+    channel_vectors: bool,
+) -> Strategy {
+    // One pass and tiles loop over every tap pair of an output; past the cap, two passes
+    // (which `check_loop_limit` has made sure fit).
+    if loop_limit(client).is_some_and(|max| loop_iterations(1, widths.0, widths.1) > max) {
+        return Strategy::TwoPass;
+    }
     let [n, c, h, w] = io.dst_view.shape;
     let (max_x, max_y, max_z) = client.properties().hardware.max_cube_count;
     let fits = |count: usize, max: u32| count <= max as usize;
     let tiles_fit = fits(w.div_ceil(TILE_W as usize), max_x) && fits(h.div_ceil(TILE_H as usize), max_y) && fits(n * c, max_z);
-    let chosen = match std::env::var("INTERP_GATHER").as_deref() {
-        Ok("one-pass") => Strategy::OnePass,
-        Ok("two-pass") => Strategy::TwoPass,
-        Ok("tiled") if !channel_vectors => Strategy::Tiled,
+    let chosen = match io.tuning.strategy {
+        Some(Strategy::OnePass) => Strategy::OnePass,
+        Some(Strategy::TwoPass) => Strategy::TwoPass,
+        Some(Strategy::Tiled) if !channel_vectors => Strategy::Tiled,
         _ if channel_vectors => {
             if tap_pairs > 64.0 {
                 Strategy::TwoPass
@@ -96,34 +139,40 @@ pub(super) enum Vectorization {
     Strips(u32),
 }
 
-/// Most tap pairs per output for which interleaved strips beat one output per unit, from
-/// `INTERP_STRIP_MAX_PAIRS` (a tuning override for experiments) or 4 (measured:
-/// docs/bench-v7-strips.txt).
-fn strip_max_pairs() -> f64 {
-    std::env::var("INTERP_STRIP_MAX_PAIRS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(4.0)
+/// Most tap pairs per output for which interleaved strips beat one output per unit: the
+/// tuning's, else 4 (measured: docs/bench-v7-strips.txt).
+fn strip_max_pairs(io: &GatherIo) -> f64 {
+    io.tuning.strip_max_pairs.unwrap_or(4.0)
 }
 
-/// Upper bound on vector widths, from `INTERP_MAX_VECTOR` (a tuning override for
-/// experiments; unset means no bound).
-fn max_vector() -> usize {
-    std::env::var("INTERP_MAX_VECTOR")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|&v| v >= 1)
-        .unwrap_or(usize::MAX)
+/// Upper bound on vector widths: the tuning's (at least 1), else none.
+fn max_vector(io: &GatherIo) -> usize {
+    io.tuning.max_vector.map_or(usize::MAX, |v| v.max(1))
 }
 
 /// Widest vector the layouts allow: along channels when both tensors have them contiguous,
 /// else, for cheap filters (about one tap pair per output), along the destination's width
 /// when it is contiguous, else scalar. Several outputs per unit serialize their tap loops,
 /// which only pays when there are few taps (measured on an H200: docs/PERFORMANCE.md).
-pub(super) fn vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, tap_pairs: f64) -> Vectorization {
+/// Several outputs per unit also multiply the loop iterations of an invocation, so under a
+/// runtime's loop cap (see [`loop_limit`]) wide tables keep one output per unit.
+pub(super) fn vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, tap_pairs: f64, widths: (u64, u64)) -> Vectorization {
+    let chosen = preferred_vectorization(client, io, tap_pairs);
+    let outputs_per_unit = match chosen {
+        Vectorization::Channels(_) => 1,
+        Vectorization::Width(v) => v as u64,
+        Vectorization::Strips(strip) => u64::from(strip),
+    };
+    match loop_limit(client) {
+        Some(max) if loop_iterations(outputs_per_unit, widths.0, widths.1) > max => Vectorization::Channels(1),
+        _ => chosen,
+    }
+}
+
+fn preferred_vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, tap_pairs: f64) -> Vectorization {
     let [_, channels, _, width] = io.dst_view.shape;
     let divides = |t: &Checked4, v: usize, dims: &[usize]| dims.iter().all(|&d| t.strides[d].is_multiple_of(v) || t.shape[d] == 1);
-    let cap = max_vector();
+    let cap = max_vector(io);
     let element = io.src_dtype.size().max(io.dst_dtype.size());
     let mut sizes = client.io_optimized_vector_sizes(element).filter(move |&v| v <= cap);
     let along_channels = sizes.clone().find(|&v| {
@@ -148,7 +197,7 @@ pub(super) fn vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo
             return Vectorization::Width(v);
         }
     }
-    if tap_pairs > if wider_source { strip_max_pairs() } else { 1.0 } {
+    if tap_pairs > if wider_source { strip_max_pairs(io) } else { 1.0 } {
         return Vectorization::Channels(1);
     }
     let strip = (width / STRIP_GROUP as usize).clamp(1, MAX_STRIP as usize).min(cap);

@@ -7,9 +7,11 @@ use interp_kernels::gather::{
     TILE_H, TILE_W,
 };
 
-use super::choice::{intermediate_shape, strategy, strip_units, unit_taps, vectorization, Strategy, Vectorization};
+use super::choice::{intermediate_shape, strategy, strip_units, unit_taps, vectorization, Vectorization};
 use super::table::DeviceTable;
 use crate::dtype::DType;
+use crate::options::Strategy;
+use crate::options::Tuning;
 use crate::tensor::Checked4;
 use interp_kernels::UNITS_PER_CUBE;
 
@@ -39,6 +41,7 @@ pub(crate) struct GatherIo<'a> {
     pub dst: &'a Handle,
     pub dst_view: Checked4,
     pub dst_dtype: DType,
+    pub tuning: Tuning,
 }
 
 /// `dst = rows (x) cols` applied to `src`: in one pass, in shared-memory tiles, or one axis at
@@ -46,8 +49,9 @@ pub(crate) struct GatherIo<'a> {
 /// taps_y + taps_x, plus an intermediate's traffic for two passes).
 pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
     let tap_pairs = rows.mean_taps * cols.mean_taps;
-    let channel_vectors = matches!(vectorization(client, io, tap_pairs), Vectorization::Channels(v) if v > 1);
-    match strategy(client, io, tap_pairs, channel_vectors) {
+    let widths = (rows.width as u64, cols.width as u64);
+    let channel_vectors = matches!(vectorization(client, io, tap_pairs, widths), Vectorization::Channels(v) if v > 1);
+    match strategy(client, io, tap_pairs, widths, channel_vectors) {
         Strategy::OnePass => return gather_pass(client, io, rows, cols),
         Strategy::Tiled => return gather_tiled(client, io, rows, cols),
         Strategy::TwoPass => {}
@@ -95,7 +99,7 @@ fn strides_arg<R: Runtime>(strides: [usize; 4]) -> Sequence4Launch<R> {
 fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
     let [n, c, h, w] = io.dst_view.shape;
     let tap_pairs = rows.mean_taps * cols.mean_taps;
-    let vectorization = vectorization(client, io, tap_pairs);
+    let vectorization = vectorization(client, io, tap_pairs, (rows.width as u64, cols.width as u64));
     // Units, and strides in the units each tensor is indexed in.
     let (units_c, units_w, vector, src_vector) = match vectorization {
         Vectorization::Channels(v) => (c / v, w, v, v),

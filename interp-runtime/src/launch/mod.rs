@@ -5,5 +5,6 @@ mod choice;
 mod gather;
 mod table;
 
+pub(crate) use choice::check_loop_limit;
 pub(crate) use gather::{gather, GatherIo};
-pub(crate) use table::{axis_table, Direction};
+pub(crate) use table::{axis_table, DeviceTable, Direction};

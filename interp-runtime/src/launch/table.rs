@@ -6,9 +6,8 @@ use cubecl::prelude::*;
 use cubecl::server::Handle;
 use interp_kernels::gather::AxisTableLaunch;
 
-use interp_kernels::FilterDesc;
-
 use crate::error::InterpError;
+use crate::method::Rule;
 use crate::plan::AxisPlan;
 use crate::taps::{forward_taps, AxisTaps};
 
@@ -19,16 +18,15 @@ pub(crate) enum Direction {
     Adjoint,
 }
 
-/// The host table of one axis (named `axis` in errors) for a filter, in `direction`.
+/// The host table of one axis (named `axis` in errors) under `rule`, in `direction`.
 pub(crate) fn axis_table<R: Runtime>(
     client: &ComputeClient<R>,
     axis: &str,
-    desc: &FilterDesc,
-    weight: fn(f64) -> f64,
+    rule: &Rule,
     plan: &AxisPlan,
     direction: Direction,
 ) -> Result<HostTable, InterpError> {
-    let taps = forward_taps(desc, weight, plan);
+    let taps = forward_taps(rule, plan)?;
     match direction {
         Direction::Forward => HostTable::new(client, &format!("{axis} forward table"), &taps),
         Direction::Adjoint => HostTable::new(client, &format!("{axis} adjoint table"), &taps.transpose(plan.in_len)),
@@ -82,6 +80,11 @@ impl HostTable {
         })
     }
 
+    /// Slots per row: the most entries one destination index reads.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
     pub fn upload<R: Runtime>(&self, client: &ComputeClient<R>) -> DeviceTable {
         let bytes = |v: &[u32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
         let weight: Vec<u8> = self.weight.iter().flat_map(|x| x.to_le_bytes()).collect();
@@ -116,7 +119,8 @@ pub(crate) struct DeviceTable {
     weight: Handle,
     count: Handle,
     rows: usize,
-    width: usize,
+    /// Slots per row.
+    pub(super) width: usize,
     /// Mean taps one destination index reads.
     pub(super) mean_taps: f64,
     /// Every row reads consecutive indices with weight one (`AxisTaps::unit_contiguous`).

@@ -1,7 +1,7 @@
-//! The case matrix: every mode x align_corners x geometry.
+//! The case matrix: every configuration (mode x antialias x align_corners x border) x geometry.
 
-use interp_runtime::reference::{axis_taps, AxisTaps};
-use interp_runtime::{plan, InterpolateOptions, Mode, Plan, Resize};
+use interp_runtime::reference::{self, AxisTaps, Plan};
+use interp_runtime::{Border, Mode, Options, Resize};
 
 #[derive(Clone, Copy, Debug)]
 pub struct Geometry {
@@ -43,54 +43,103 @@ pub const GEOMETRIES: [Geometry; 10] = [
     },
 ];
 
+/// A mode with the sampling options of one call (everything but the size).
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    pub mode: Mode,
+    pub antialias: bool,
+    pub align_corners: bool,
+    pub border: Option<Border>,
+}
+
+impl Config {
+    pub fn options(&self, resize: Resize) -> Options {
+        let options = Options::new(resize).antialias(self.antialias).align_corners(self.align_corners);
+        match self.border {
+            Some(border) => options.border(border),
+            None => options,
+        }
+    }
+
+    pub fn label(&self) -> String {
+        let mut label = self.mode.name().to_string();
+        if self.antialias {
+            label += " antialias";
+        }
+        if self.align_corners {
+            label += " align_corners";
+        }
+        if let Some(border) = self.border {
+            label += &format!(" {border:?}");
+        }
+        label
+    }
+}
+
+/// Every configuration a call accepts: the samplers as they are; each filter plain, with
+/// align_corners, with antialias and with both; the renormalize border without antialias on
+/// two filters (the rule is the same code for all).
+pub fn configs() -> Vec<Config> {
+    let mut configs = Vec::new();
+    let plain = |mode| Config {
+        mode,
+        antialias: false,
+        align_corners: false,
+        border: None,
+    };
+    for &mode in Mode::ALL {
+        if mode.is_sampler() {
+            configs.push(plain(mode));
+            continue;
+        }
+        for antialias in [false, true] {
+            for align_corners in [false, true] {
+                configs.push(Config {
+                    antialias,
+                    align_corners,
+                    ..plain(mode)
+                });
+            }
+        }
+        if matches!(mode, Mode::Bilinear | Mode::Lanczos3) {
+            configs.push(Config {
+                border: Some(Border::Renormalize),
+                ..plain(mode)
+            });
+        }
+    }
+    configs
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct Case {
-    pub mode: Mode,
-    pub align_corners: bool,
+    pub config: Config,
     pub geometry: Geometry,
 }
 
 impl Case {
-    pub fn options(&self) -> InterpolateOptions {
-        InterpolateOptions::new(self.mode, self.geometry.resize).align_corners(self.align_corners)
+    pub fn options(&self) -> Options {
+        self.config.options(self.geometry.resize)
     }
 
     pub fn plan(&self) -> Plan {
-        plan(&self.mode.desc(), self.geometry.input, &self.options().resize_options()).expect("valid case")
+        reference::plan(self.config.mode, self.geometry.input, &self.options()).expect("valid case")
     }
 
     /// Reference tap lists for both axes.
     pub fn taps(&self) -> (AxisTaps, AxisTaps) {
-        let plan = self.plan();
-        let desc = self.mode.desc();
-        let weight = |x| self.mode.weight_f64(x);
-        (axis_taps(&desc, weight, &plan.rows), axis_taps(&desc, weight, &plan.cols))
+        reference::taps(self.config.mode, self.geometry.input, &self.options()).expect("valid case")
     }
 
     pub fn name(&self) -> String {
-        format!(
-            "{}{} {}",
-            self.mode,
-            if self.align_corners { " align_corners" } else { "" },
-            self.geometry.label
-        )
+        format!("{} {}", self.config.label(), self.geometry.label)
     }
 }
 
-/// Every mode with every align_corners value it accepts, on every geometry.
+/// Every configuration on every geometry.
 pub fn all_cases() -> Vec<Case> {
-    let mut cases = Vec::new();
-    for &mode in Mode::ALL {
-        let aligns: &[bool] = if mode.desc().align_corners { &[false, true] } else { &[false] };
-        for &align_corners in aligns {
-            for geometry in GEOMETRIES {
-                cases.push(Case {
-                    mode,
-                    align_corners,
-                    geometry,
-                });
-            }
-        }
-    }
-    cases
+    configs()
+        .into_iter()
+        .flat_map(|config| GEOMETRIES.into_iter().map(move |geometry| Case { config, geometry }))
+        .collect()
 }

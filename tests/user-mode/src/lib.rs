@@ -1,31 +1,25 @@
-//! A user's crate: two modes declared with `filter!` outside interp-kernels, depending only on
-//! interp-kernels and interp-macros. `cargo xtask verify` compiles their kernels to CUDA, HIP
-//! and WGSL like the built-in ones; `tests/numerics.rs` runs them against the f64 reference.
+//! A user's crate: filters declared with `filter!`, depending on interp-runtime alone. The
+//! sampling (border rule, antialias, align_corners) is chosen per call; `tests/numerics.rs`
+//! runs them on the device against an f64 reference built from hand-written weights.
 
-use interp_macros::filter;
+use interp_runtime::filter;
 
 filter! {
-    /// Welch-windowed sinc of radius 2: `sinc(x) (1 - (x/2)^2)`, taps renormalized at the
-    /// border, widened when downsampling.
-    pub struct Welch2 {
-        name: "welch2",
+    /// Welch-windowed sinc: `sinc(x) (1 - (x / SUPPORT)^2)`, radius 2 by default.
+    pub struct Welch {
+        name: "welch",
         support: 2.0,
-        border: renormalize,
-        antialias: true,
-        weight: |x| {
-            let px = PI * x;
-            if x == 0.0 { 1.0 } else if abs(x) < 2.0 { sin(px) / px * (1.0 - x * x / 4.0) } else { 0.0 }
-        },
+        weight: |x| if abs(x) < SUPPORT { sinc(x) * (1.0 - x * x / (SUPPORT * SUPPORT)) } else { 0.0 },
     }
 }
 
 filter! {
-    /// Cosine interpolation: two taps like bilinear, with a raised-cosine ramp instead of a
-    /// triangle; clamped at the border.
+    /// Cosine interpolation: two taps like bilinear, a raised-cosine ramp instead of a
+    /// triangle; `sharpness` above 1 narrows the ramp (1 is the plain cosine).
     pub struct CosineRamp {
         name: "cosine-ramp",
         support: 1.0,
-        border: clamp,
-        weight: |x| if abs(x) < 1.0 { 0.5 + 0.5 * cos(PI * x) } else { 0.0 },
+        param sharpness = 1.0,
+        weight: |x| if abs(x) < 1.0 { 0.5 + 0.5 * cos(PI * min(1.0, abs(x) * sharpness)) } else { 0.0 },
     }
 }

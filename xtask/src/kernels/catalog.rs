@@ -1,21 +1,20 @@
-//! Which kernels are checked on a backend: each mode's two table kernels (the built-in modes
-//! and those of the user's crate `tests/user-mode`) and the shared gather kernels per dtype,
-//! including the mixed-type passes of a two-pass gather through an accumulator intermediate.
+//! Which kernels are checked on a backend: the gather kernels per dtype, including the
+//! mixed-type passes of a two-pass gather through an accumulator intermediate. Every mode,
+//! built-in or declared with `filter!`, runs these same kernels: a filter only fills the
+//! host-built tap tables they read.
 
 use half::{bf16, f16};
-use interp_kernels::definitions::{filter_tables, gather_kernels, NamedKernel};
+use interp_kernels::definitions::{gather_kernels, NamedKernel};
 use interp_runtime::cubecl::prelude::*;
 use interp_runtime::cubecl::wgpu::WgpuRuntime;
-use interp_runtime::{Filter, FilterVisitor};
 
 use super::sources::Backend;
-use crate::modes;
 
 type Client = ComputeClient<WgpuRuntime>;
 
 /// Kernels checked together and reported on one line.
 pub struct Group {
-    /// `bilinear`, `user welch2`, `gather f16`...
+    /// `gather f32`, `gather f16`...
     pub label: String,
     pub kernels: Vec<NamedKernel>,
 }
@@ -34,13 +33,7 @@ pub const DTYPES: [&str; 4] = ["f32", "f16", "bf16", "f64"];
 
 /// Every group checked on `backend`, built with `client` (definitions need one; nothing runs).
 pub fn groups(client: &Client, backend: Backend) -> Vec<Group> {
-    let mut groups: Vec<Group> = modes::visit_all(Tables { client })
-        .into_iter()
-        .map(|(origin, group)| Group {
-            label: format!("{}{}", origin.prefix(), group.label),
-            ..group
-        })
-        .collect();
+    let mut groups = Vec::new();
     for dtype in DTYPES {
         if skip_reason(backend, dtype).is_none() {
             groups.push(Group {
@@ -50,21 +43,6 @@ pub fn groups(client: &Client, backend: Backend) -> Vec<Group> {
         }
     }
     groups
-}
-
-#[derive(Clone, Copy)]
-struct Tables<'a> {
-    client: &'a Client,
-}
-
-impl FilterVisitor for Tables<'_> {
-    type Output = Group;
-    fn visit<F: Filter>(self) -> Group {
-        Group {
-            label: F::DESC.name.to_string(),
-            kernels: filter_tables::<F, WgpuRuntime>(self.client),
-        }
-    }
 }
 
 /// The gathers of one dtype: same type in and out, and (below f64) the two halves of a

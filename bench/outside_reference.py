@@ -1,0 +1,324 @@
+#!/usr/bin/env python3
+"""interp against outside references, on random geometries it was never tuned on.
+
+Writes random cases (every mode PyTorch or Pillow has, sizes 1..300 with extreme ratios, size-1
+axes, odd channel counts, explicit sizes and scale factors, align_corners, antialias, NCHW and
+NHWC, f32 and some f16/bf16), runs interp on them (`run_cases`, an example of interp-runtime),
+and compares with:
+  - PyTorch CPU in float64, forward and autograd backward (the exact rule interp follows),
+  - Pillow's float ('F') resize for its antialiased filters (BILINEAR, BICUBIC, LANCZOS, BOX,
+    HAMMING: double coefficients, as interp's renormalize rule),
+  - PyTorch CUDA in the case's dtype, when a GPU is present (reported, never judged: its f32
+    coordinates drift on long axes, and its nearest backward is not the forward's transpose).
+Error = max |interp - ref| / max(1, max |ref|). Exit status 1 if any case is beyond the dtype's
+tolerance against a float64 reference, or interp refused a call the reference accepts.
+
+  python3 bench/outside_reference.py --run-cases target/release/examples/run_cases --cases 400
+"""
+import argparse, json, os, random, subprocess, sys, tempfile
+import numpy as np
+
+TOLERANCE = {"f32": 2e-6, "f16": 4e-3, "bf16": 3e-2}
+TORCH_MODES = ["nearest", "nearest-exact", "area", "bilinear", "bicubic"]
+PILLOW_FILTERS = {"bilinear": "BILINEAR", "bicubic": "BICUBIC", "lanczos3": "LANCZOS", "box": "BOX", "hamming": "HAMMING"}
+
+
+def quantize(values, dtype):
+    v = values.astype(np.float32)
+    if dtype == "f16":
+        return v.astype(np.float16).astype(np.float32)
+    if dtype == "bf16":
+        bits = v.view(np.uint32).astype(np.uint64)
+        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16  # round to nearest even
+        return bits.astype(np.uint32).view(np.float32)
+    return v
+
+
+def axis_pair(rng):
+    kind = rng.random()
+    if kind < 0.15:
+        return 1, rng.randint(1, 300)            # from a size-1 axis
+    if kind < 0.3:
+        return rng.randint(1, 300), 1            # to a size-1 axis
+    if kind < 0.45:
+        n = rng.randint(1, 40)
+        return n, n * rng.choice([2, 3, 4, 8])   # integer upsampling
+    if kind < 0.6:
+        n = rng.randint(1, 40)
+        return n * rng.choice([2, 3, 4, 8]), n   # integer downsampling
+    return rng.randint(1, 300), rng.randint(1, 300)
+
+
+def random_case(rng, index, reference):
+    if reference == "pillow":
+        mode = rng.choice(sorted(PILLOW_FILTERS))
+        aa, align = True, False
+    else:
+        mode = rng.choice(TORCH_MODES)
+        aa = mode in ("bilinear", "bicubic") and rng.random() < 0.5
+        align = mode in ("bilinear", "bicubic") and rng.random() < 0.3
+    (h, oh), (w, ow) = axis_pair(rng), axis_pair(rng)
+    case = {"id": f"c{index}", "reference": reference, "mode": mode, "aa": int(aa), "align": int(align),
+            "shape": [rng.randint(1, 2), rng.choice([1, 2, 3, 5, 7]), h, w],
+            "dtype": rng.choice(["f32"] * 6 + ["f16", "bf16"]), "layout": rng.choice(["nchw", "nhwc"])}
+    if reference == "torch" and rng.random() < 0.35:
+        # A scale factor: out = floor(in * f), the kernels use 1/f (recompute_scale_factor=False).
+        factors = []
+        for n in (h, w):
+            f = rng.choice([0.5, 2.0, 3.0, 0.25, 1.5, 0.7, 1.37, 2.61, 0.31, round(rng.uniform(0.2, 4.0), 3)])
+            while int(np.floor(n * f)) < 1:
+                f *= 2
+            factors.append(f)
+        case["scale"] = factors
+    else:
+        case["size"] = [oh, ow]
+    return case
+
+
+def torch_forward(torch, F, x, case):
+    kwargs = {"mode": case["mode"]}
+    if case["mode"] in ("bilinear", "bicubic"):
+        kwargs["align_corners"] = bool(case["align"])
+        kwargs["antialias"] = bool(case["aa"])
+    if "scale" in case:
+        kwargs["scale_factor"] = tuple(case["scale"])
+        kwargs["recompute_scale_factor"] = False
+    else:
+        kwargs["size"] = tuple(case["size"])
+    return F.interpolate(x, **kwargs)
+
+
+def cpu_aa_bug(case, x_shape, y_shape):
+    """PyTorch CPU's antialias path returns wrong values (zeros, constants) when the output
+    width is 1 and the height is resampled, e.g. (5, 1) -> (10, 1) bilinear gives all zeros;
+    Pillow, and the same call transposed, agree with each other there."""
+    return bool(case["aa"]) and y_shape[3] == 1 and y_shape[2] != x_shape[2]
+
+
+def cpu_nearest_shortcut(case, x_shape, y_shape):
+    """PyTorch CPU's `nearest_idx` copies (out == in) or halves (out == 2 in) the index before
+    it looks at a scale factor; PyTorch CUDA applies the scale (`floor(o * (float)(1 / f))`),
+    and so does interp. They differ when a scale factor gives such an output size."""
+    return case["mode"] == "nearest" and "scale" in case and any(
+        o in (i, 2 * i) and f != o / i for i, o, f in zip(x_shape[2:], y_shape[2:], case["scale"]))
+
+
+def nearest_reference(torch, F, x, g, case):
+    """PyTorch CPU's f32 nearest index map (an input holding each element's flat index, exact
+    in f32 below 2^24), then the forward as a gather and the backward as its transpose in f64."""
+    index = torch.arange(x.size, dtype=torch.float32).reshape(x.shape)
+    picked = torch_forward(torch, F, index, case).numpy().astype(np.int64)
+    y = x.astype(np.float64).reshape(-1)[picked]
+    dx = np.zeros(x.size)
+    np.add.at(dx, picked.reshape(-1), g.astype(np.float64).reshape(-1))
+    return y, dx.reshape(x.shape)
+
+
+def transposed(case):
+    swapped = dict(case)
+    for key in ("size", "scale"):
+        if key in case:
+            swapped[key] = case[key][::-1]
+    return swapped
+
+
+def torch_reference(torch, F, x, g, case, device, dtype):
+    t = torch.tensor(x, dtype=dtype, device=device, requires_grad=True)
+    if device == "cpu" and cpu_aa_bug(case, x.shape, g.shape):
+        # The same resize with H and W swapped avoids PyTorch CPU's bug (see cpu_aa_bug).
+        y = torch_forward(torch, F, t.transpose(2, 3), transposed(case)).transpose(2, 3)
+    else:
+        y = torch_forward(torch, F, t, case)
+    y.backward(torch.tensor(g, dtype=dtype, device=device))
+    return y.detach().double().cpu().numpy(), t.grad.double().cpu().numpy()
+
+
+def pillow_forward(Image, x, case):
+    oh, ow = case["size"]
+    n, c = x.shape[:2]
+    out = np.empty((n, c, oh, ow), dtype=np.float64)
+    resample = getattr(Image.Resampling, PILLOW_FILTERS[case["mode"]])
+    for a in range(n):
+        for b in range(c):
+            image = Image.fromarray(np.ascontiguousarray(x[a, b], dtype=np.float32))
+            assert image.mode == "F", image.mode
+            out[a, b] = np.asarray(image.resize((ow, oh), resample=resample), dtype=np.float64)
+    return out
+
+
+def error(actual, expected):
+    scale = max(1.0, float(np.abs(expected).max(initial=0.0)))
+    return float(np.abs(actual - expected).max(initial=0.0)) / scale
+
+
+def label(case):
+    resize = f"size={case['size']}" if "size" in case else f"scale={case['scale']}"
+    return (f"{case['mode']}{'-aa' if case['aa'] else ''}{' align' if case['align'] else ''} "
+            f"{case['shape']} {resize} {case['dtype']} {case['layout']}")
+
+
+def markdown_table(results):
+    """Worst errors per (reference, mode, dtype): interp's, and PyTorch CUDA's on the same cases."""
+    groups = {}
+    for r in results:
+        if "forward" in r:
+            groups.setdefault((r["reference"], r["mode"], r["dtype"]), []).append(r)
+    worst = lambda rows, key: max((r[key] for r in rows if key in r), default=None)
+    cuda_worst = lambda rows, key: max((r["torch_cuda_vs_f64"][key] for r in rows if "torch_cuda_vs_f64" in r), default=None)
+    fmt = lambda v: "-" if v is None else f"{v:.2g}"
+    lines = ["| reference | mode | dtype | cases | interp forward | interp backward | PyTorch CUDA forward | PyTorch CUDA backward |",
+             "|---|---|---|---|---|---|---|---|"]
+    for (ref, mode, dtype), rows in sorted(groups.items()):
+        name = "PyTorch CPU f64" if ref == "torch" else "Pillow (F, double)"
+        lines.append(f"| {name} | {mode} | {dtype} | {len(rows)} | {fmt(worst(rows, 'forward'))} | {fmt(worst(rows, 'backward'))} "
+                     f"| {fmt(cuda_worst(rows, 'forward'))} | {fmt(cuda_worst(rows, 'backward'))} |")
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--run-cases", required=True, help="the run_cases executable (interp-runtime example)")
+    parser.add_argument("--cases", type=int, default=300, help="cases per reference")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", help="write the per-case results here")
+    parser.add_argument("--markdown", help="write the per-mode table (docs/ACCURACY.md's) here")
+    args = parser.parse_args()
+
+    references = []
+    try:
+        import torch
+        import torch.nn.functional as F
+        references.append("torch")
+    except ImportError:
+        torch = F = None
+        print("PyTorch not installed: PyTorch comparisons skipped")
+    try:
+        from PIL import Image
+        references.append("pillow")
+    except ImportError:
+        Image = None
+        print("Pillow not installed: Pillow comparisons skipped")
+    if not references:
+        sys.exit("no outside reference available")
+
+    rng = random.Random(args.seed)
+    cases = [random_case(rng, len(references) * i + k, ref) for i in range(args.cases) for k, ref in enumerate(references)]
+    work = tempfile.mkdtemp(prefix="interp-outside-")
+    data, torch_refused = {}, []
+    with open(os.path.join(work, "cases.txt"), "w") as manifest:
+        for case in cases:
+            n, c, h, w = case["shape"]
+            x = quantize(np.random.default_rng(rng.randrange(1 << 30)).uniform(-1, 1, (n, c, h, w)), case["dtype"])
+            if case["reference"] == "pillow":
+                oh, ow = case["size"]
+            else:
+                try:
+                    y = torch_forward(torch, F, torch.tensor(x, dtype=torch.float64), case)
+                except (RuntimeError, ValueError, NotImplementedError) as e:
+                    torch_refused.append(f"{label(case)}: {str(e).splitlines()[0]}")
+                    continue
+                oh, ow = y.shape[2:]
+            g = quantize(np.random.default_rng(rng.randrange(1 << 30)).uniform(-1, 1, (n, c, oh, ow)), case["dtype"])
+            x.astype("<f4").tofile(os.path.join(work, f"{case['id']}.x"))
+            g.astype("<f4").tofile(os.path.join(work, f"{case['id']}.g"))
+            data[case["id"]] = (x, g, (n, c, oh, ow))
+            resize = f"size={case['size'][0]},{case['size'][1]}" if "size" in case else f"scale={case['scale'][0]!r},{case['scale'][1]!r}"
+            shape = ",".join(map(str, case["shape"]))
+            manifest.write(f"id={case['id']} mode={case['mode']} aa={case['aa']} align={case['align']} shape={shape} "
+                           f"{resize} dtype={case['dtype']} layout={case['layout']}\n")
+    subprocess.run([args.run_cases, work], check=True)
+
+    cuda = torch is not None and torch.cuda.is_available()
+    results, failures, skipped_dtype, cpu_bug_cases, shortcut_cases = [], [], set(), [], []
+    worst = {}
+    for reason in torch_refused:
+        print("PyTorch refuses (case not compared):", reason)
+    for case in cases:
+        if case["id"] not in data:
+            continue
+        x, g, out_shape = data[case["id"]]
+        base = os.path.join(work, case["id"])
+        row = {"case": label(case), "reference": case["reference"], "dtype": case["dtype"],
+               "mode": case["mode"] + ("-aa" if case["aa"] else "")}
+        if os.path.exists(base + ".err"):
+            row["refused"] = open(base + ".err").read()
+            results.append(row)
+            if "is not supported by this device" in row["refused"]:
+                skipped_dtype.add(case["dtype"])  # e.g. bf16 on wgpu: a typed refusal, not a failure
+                continue
+            failures.append(f"{label(case)}: interp refused a call {case['reference']} accepts: {row['refused']}")
+            continue
+        y = np.fromfile(base + ".y", dtype="<f4").astype(np.float64)
+        if y.size != int(np.prod(out_shape)):
+            failures.append(f"{label(case)}: interp wrote {y.size} outputs, {case['reference']} gives shape {out_shape}")
+            continue
+        y = y.reshape(out_shape)
+        dx = np.fromfile(base + ".dx", dtype="<f4").astype(np.float64).reshape(x.shape)
+        tol = TOLERANCE[case["dtype"]]
+        if case["reference"] == "torch":
+            # PyTorch picks nearest indices with a scale in the tensor's compute type: float for
+            # f32/f16/bf16 tensors (interp's rule for every dtype), double for f64 tensors. Those
+            # modes are judged against PyTorch CPU in f32 (a copy forward, f32 sums backward).
+            # The backward is then the exact transpose of that index map, summed in f64.
+            nearest = case["mode"].startswith("nearest")
+            if cpu_nearest_shortcut(case, x.shape, g.shape):
+                if not cuda:
+                    shortcut_cases.append(label(case) + " (not judged: no GPU)")
+                    continue
+                shortcut_cases.append(label(case) + " (judged against PyTorch CUDA)")
+                ry, rdx = torch_reference(torch, F, x, g, case, "cuda", torch.float32)
+            elif nearest:
+                ry, rdx = nearest_reference(torch, F, x, g, case)
+            else:
+                ry, rdx = torch_reference(torch, F, x.astype(np.float64), g.astype(np.float64), case, "cpu", torch.float64)
+            if cpu_aa_bug(case, x.shape, g.shape):
+                cpu_bug_cases.append(label(case))
+            judged = {"forward": error(y, ry), "backward": error(dx, rdx)}
+            if cuda:
+                tdt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[case["dtype"]]
+                try:
+                    cy, cdx = torch_reference(torch, F, x, g, case, "cuda", tdt)
+                    row["torch_cuda_vs_f64"] = {"forward": error(cy, ry), "backward": error(cdx, rdx)}
+                except RuntimeError as e:  # a dtype or mode PyTorch CUDA lacks
+                    row["torch_cuda_error"] = str(e).splitlines()[0]
+        else:
+            judged = {"forward": error(y, pillow_forward(Image, x, case))}
+        row.update(judged)
+        for kind, e in judged.items():
+            key = (case["reference"], case["dtype"], kind)
+            worst[key] = max(worst.get(key, (0.0, ""))[0], e), label(case) if e >= worst.get(key, (0.0, ""))[0] else worst[key][1]
+            if not e <= tol:
+                failures.append(f"{label(case)}: {kind} error {e:.3g} against {case['reference']} (tolerance {tol:g})")
+        results.append(row)
+
+    print(f"\n{len(cases)} cases ({', '.join(references)}), seed {args.seed}")
+    print(f"{'reference':<8} {'dtype':<5} {'kind':<9} {'worst error':>11}  case")
+    for (ref, dtype, kind), (e, where) in sorted(worst.items()):
+        print(f"{ref:<8} {dtype:<5} {kind:<9} {e:>11.3g}  {where}")
+    if cpu_bug_cases:
+        print(f"{len(cpu_bug_cases)} antialias cases with output width 1 judged against PyTorch CPU transposed "
+              f"(its direct result there is wrong; see cpu_aa_bug)")
+    for case in shortcut_cases:
+        print("PyTorch CPU's nearest shortcut (interp follows CUDA, see cpu_nearest_shortcut):", case)
+    for dtype in sorted(skipped_dtype):
+        print(f"{dtype}: not supported by this device, its cases skipped")
+    if cuda:
+        cu = [r["torch_cuda_vs_f64"] for r in results if "torch_cuda_vs_f64" in r]
+        print(f"PyTorch CUDA vs float64, same cases: worst forward {max(c['forward'] for c in cu):.3g}, "
+              f"backward {max(c['backward'] for c in cu):.3g} (reported, not judged)")
+    table = markdown_table(results)
+    print("\n" + table)
+    if args.markdown:
+        with open(args.markdown, "w") as out:
+            out.write(table + "\n")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(results, out, indent=1)
+    for failure in failures:
+        print("FAIL", failure)
+    print(f"outside references: {len(failures)} failures")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+//! Runs a list of resize cases read from files, forward and backward, and writes the results,
+//! so outside references (PyTorch, Pillow) can judge them: `bench/outside_reference.py` writes
+//! the cases, runs this, and compares. `cargo run --release --example run_cases -- DIR`.
+//!
+//! `DIR/cases.txt` holds one case per line, `key=value` fields: `id`, `mode` (a `Mode` name),
+//! `aa` and `align` (0/1), `shape` (N,C,H,W), `size` (H,W) or `scale` (fh,fw), `dtype`
+//! (f32/f16/bf16/f64), `layout` (nchw/nhwc). `DIR/<id>.x` and `DIR/<id>.g` are the input and
+//! grad_out as little-endian f32 in NCHW order; this writes `<id>.y` and `<id>.dx` the same way,
+//! or `<id>.err` with the refusal.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use interp_runtime::testing::{download, poisoned, upload, Layout};
+use interp_runtime::{interpolate, interpolate_backward, output_shape, DType, InterpError, Mode, Options, Resize};
+
+fn main() {
+    let dir = std::env::args().nth(1).expect("usage: run_cases DIR");
+    let dir = Path::new(&dir);
+    let client = interp_runtime::default_client().unwrap_or_else(|error| panic!("{error}"));
+    let cases = std::fs::read_to_string(dir.join("cases.txt")).expect("DIR/cases.txt");
+    let (mut ran, mut refused) = (0, 0);
+    for line in cases.lines().filter(|l| !l.trim().is_empty()) {
+        let case = Case::parse(line);
+        let read = |ext: &str| -> Vec<f64> {
+            let bytes = std::fs::read(dir.join(format!("{}.{ext}", case.id))).expect("case data");
+            bytes
+                .chunks_exact(4)
+                .map(|b| f64::from(f32::from_le_bytes(b.try_into().unwrap())))
+                .collect()
+        };
+        match run(&client, &case, &read("x"), &read("g")) {
+            Ok((y, dx)) => {
+                write(dir, &case.id, "y", &y);
+                write(dir, &case.id, "dx", &dx);
+                ran += 1;
+            }
+            Err(error) => {
+                std::fs::write(dir.join(format!("{}.err", case.id)), error.to_string()).unwrap();
+                refused += 1;
+            }
+        }
+    }
+    println!(
+        "run_cases on {}: {ran} ran, {refused} refused",
+        <interp_runtime::DefaultRuntime as interp_runtime::cubecl::Runtime>::name(&client)
+    );
+}
+
+type Client = interp_runtime::cubecl::prelude::ComputeClient<interp_runtime::DefaultRuntime>;
+
+fn run(client: &Client, case: &Case, x: &[f64], g: &[f64]) -> Result<(Vec<f64>, Vec<f64>), InterpError> {
+    let out = output_shape(case.mode, case.shape, &case.options)?;
+    let input = upload(client, x, case.shape, case.layout, case.dtype);
+    let output = poisoned(client, out, case.layout, case.dtype);
+    let grad_out = upload(client, g, out, case.layout, case.dtype);
+    let grad_in = poisoned(client, case.shape, case.layout, case.dtype);
+    interpolate(client, case.mode, input.view(), output.view(), &case.options)?;
+    interpolate_backward(client, case.mode, grad_out.view(), grad_in.view(), &case.options)?;
+    Ok((download(client, &output).0, download(client, &grad_in).0))
+}
+
+fn write(dir: &Path, id: &str, ext: &str, values: &[f64]) {
+    let bytes: Vec<u8> = values.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect();
+    std::fs::write(dir.join(format!("{id}.{ext}")), bytes).unwrap();
+}
+
+struct Case {
+    id: String,
+    mode: Mode,
+    shape: [usize; 4],
+    options: Options,
+    dtype: DType,
+    layout: Layout,
+}
+
+impl Case {
+    fn parse(line: &str) -> Case {
+        let fields: HashMap<&str, &str> = line.split_whitespace().filter_map(|kv| kv.split_once('=')).collect();
+        let get = |key: &str| *fields.get(key).unwrap_or_else(|| panic!("case `{line}` lacks `{key}`"));
+        let numbers = |key: &str| -> Vec<f64> { get(key).split(',').map(|v| v.parse().expect("a number")).collect() };
+        let mode = *Mode::ALL.iter().find(|m| m.name() == get("mode")).expect("a Mode name");
+        let s = numbers("shape");
+        let resize = if fields.contains_key("size") {
+            let v = numbers("size");
+            Resize::Size {
+                height: v[0] as usize,
+                width: v[1] as usize,
+            }
+        } else {
+            let v = numbers("scale");
+            Resize::Scale {
+                height: v[0],
+                width: v[1],
+                recompute: false,
+            }
+        };
+        let options = Options::new(resize).antialias(get("aa") == "1").align_corners(get("align") == "1");
+        let dtype = *DType::ALL.iter().find(|d| d.to_string() == get("dtype")).expect("a dtype");
+        let layout = match get("layout") {
+            "nchw" => Layout::Nchw,
+            "nhwc" => Layout::Nhwc,
+            other => panic!("layout {other}"),
+        };
+        Case {
+            id: get("id").to_string(),
+            mode,
+            shape: [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize],
+            options,
+            dtype,
+            layout,
+        }
+    }
+}
