@@ -28,7 +28,8 @@ impl Resize4 {
     /// As `interp_runtime::output_shape`.
     pub fn new(options: InterpolateOptions, size: OutputSize, input: [usize; 4]) -> Result<Self, InterpError> {
         let runtime_options = options.runtime_options(size);
-        let output = output_shape(options.method.clone(), input, &runtime_options)?;
+        let shape = output_shape(options.method.clone(), input, &runtime_options)?;
+        let output = [shape[0], shape[1], shape[2], shape[3]];
         Ok(Self {
             method: options.method,
             options: runtime_options,

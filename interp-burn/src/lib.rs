@@ -74,8 +74,8 @@ pub fn interpolate_backward<B: InterpBackend>(
     let dims: [usize; 4] = grad_out.dims();
     if dims != resize.output {
         return Err(InterpError::GradOutShape {
-            input: input_shape,
-            expected: resize.output,
+            input: input_shape.to_vec(),
+            expected: resize.output.to_vec(),
             actual: dims.to_vec(),
         });
     }

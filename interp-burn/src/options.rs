@@ -49,10 +49,9 @@ impl InterpolateOptions {
     /// interp-runtime's options for an output of `size`.
     pub(crate) fn runtime_options(&self, size: OutputSize) -> Options {
         let resize = match size {
-            OutputSize::Size([height, width]) => Resize::Size { height, width },
-            OutputSize::Scale([height, width]) => Resize::Scale {
-                height,
-                width,
+            OutputSize::Size(sizes) => Resize::Size(sizes.into()),
+            OutputSize::Scale(factors) => Resize::Scale {
+                factors: factors.into(),
                 recompute: false,
             },
         };

@@ -105,10 +105,9 @@ fn backward_matches_reference<B: interp_burn::InterpBackend>() {
         let dx = values(x.grad(&grads).expect("a gradient"));
 
         let resize = match size {
-            OutputSize::Size([height, width]) => Resize::Size { height, width },
-            OutputSize::Scale([height, width]) => Resize::Scale {
-                height,
-                width,
+            OutputSize::Size(sizes) => Resize::Size(sizes.into()),
+            OutputSize::Scale(factors) => Resize::Scale {
+                factors: factors.into(),
                 recompute: false,
             },
         };

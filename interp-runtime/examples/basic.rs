@@ -26,7 +26,8 @@ fn read<R: Runtime>(client: &ComputeClient<R>, handle: interp_runtime::cubecl::s
 }
 
 /// NHWC strides (channels innermost) of an (N, C, H, W) shape, in elements.
-fn nhwc_strides([_, c, h, w]: [usize; 4]) -> [usize; 4] {
+fn nhwc_strides(shape: &[usize]) -> [usize; 4] {
+    let [_, c, h, w] = shape.try_into().expect("a 4-D shape");
     [h * w * c, 1, w * c, c]
 }
 
@@ -42,14 +43,14 @@ fn main() -> Result<(), InterpError> {
     let image: Vec<f32> = (0..input_len).map(|i| ((i * 37) % 101) as f32 / 100.0).collect();
     let x = client.create_from_slice(&to_bytes(&image));
     let y = client.empty(4 * output_len);
-    let (in_strides, out_strides) = (nhwc_strides(input_shape), nhwc_strides(output_shape));
+    let (in_strides, out_strides) = (nhwc_strides(&input_shape), nhwc_strides(output_shape));
     let x_view = TensorRef::new(&x, &input_shape, &in_strides, DType::F32);
-    let y_view = TensorRef::new(&y, &output_shape, &out_strides, DType::F32);
+    let y_view = TensorRef::new(&y, output_shape, &out_strides, DType::F32);
     bicubic.forward(x_view, y_view)?;
 
     // loss = sum(y^2) / 2, so dloss/dy = y; the backward is a deterministic gather.
     let grad_in = client.empty(4 * input_len);
-    let dy_view = TensorRef::new(&y, &output_shape, &out_strides, DType::F32);
+    let dy_view = TensorRef::new(&y, output_shape, &out_strides, DType::F32);
     let dx_view = TensorRef::new(&grad_in, &input_shape, &in_strides, DType::F32);
     bicubic.backward(dy_view, dx_view)?;
     let (y_host, grad_host) = (read(&client, y.clone()), read(&client, grad_in));
@@ -61,7 +62,7 @@ fn main() -> Result<(), InterpError> {
     // A declared filter, antialiased on a downsample, through the one-shot entry point.
     let small_shape = [2, 3, 5, 7];
     let small = client.empty(4 * small_shape.iter().product::<usize>());
-    let small_strides = nhwc_strides(small_shape);
+    let small_strides = nhwc_strides(&small_shape);
     let small_view = TensorRef::new(&small, &small_shape, &small_strides, DType::F32);
     let x_view = TensorRef::new(&x, &input_shape, &in_strides, DType::F32);
     interp_runtime::interpolate(&client, WideTent, x_view, small_view, &Options::size(5, 7).antialias(true))?;

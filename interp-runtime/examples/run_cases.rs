@@ -3,9 +3,10 @@
 //! the cases, runs this, and compares. `cargo run --release --example run_cases -- DIR`.
 //!
 //! `DIR/cases.txt` holds one case per line, `key=value` fields: `id`, `mode` (a `Mode` name),
-//! `aa` and `align` (0/1), `shape` (N,C,H,W), `size` (H,W) or `scale` (fh,fw), `dtype`
-//! (f32/f16/bf16/f64), `layout` (nchw/nhwc). `DIR/<id>.x` and `DIR/<id>.g` are the input and
-//! grad_out as little-endian f32 in NCHW order; this writes `<id>.y` and `<id>.dx` the same way,
+//! `aa` and `align` (0/1), `shape` (N,C,L / N,C,H,W / N,C,D,H,W), `size` or `scale` (one value
+//! per spatial axis), `dtype` (f32/f16/bf16/f64), `layout` (nchw: channels first / nhwc: channels
+//! last). `DIR/<id>.x` and `DIR/<id>.g` are the input and grad_out as little-endian f32 in
+//! row-major (N, C, spatial...) order; this writes `<id>.y` and `<id>.dx` the same way,
 //! or `<id>.err` with the refusal.
 
 use std::collections::HashMap;
@@ -50,11 +51,11 @@ fn main() {
 type Client = interp_runtime::cubecl::prelude::ComputeClient<interp_runtime::DefaultRuntime>;
 
 fn run(client: &Client, case: &Case, x: &[f64], g: &[f64]) -> Result<(Vec<f64>, Vec<f64>), InterpError> {
-    let out = output_shape(case.mode, case.shape, &case.options)?;
-    let input = upload(client, x, case.shape, case.layout, case.dtype);
-    let output = poisoned(client, out, case.layout, case.dtype);
-    let grad_out = upload(client, g, out, case.layout, case.dtype);
-    let grad_in = poisoned(client, case.shape, case.layout, case.dtype);
+    let out = output_shape(case.mode, &case.shape, &case.options)?;
+    let input = upload(client, x, &case.shape, case.layout, case.dtype);
+    let output = poisoned(client, &out, case.layout, case.dtype);
+    let grad_out = upload(client, g, &out, case.layout, case.dtype);
+    let grad_in = poisoned(client, &case.shape, case.layout, case.dtype);
     interpolate(client, case.mode, input.view(), output.view(), &case.options)?;
     interpolate_backward(client, case.mode, grad_out.view(), grad_in.view(), &case.options)?;
     Ok((download(client, &output).0, download(client, &grad_in).0))
@@ -68,7 +69,7 @@ fn write(dir: &Path, id: &str, ext: &str, values: &[f64]) {
 struct Case {
     id: String,
     mode: Mode,
-    shape: [usize; 4],
+    shape: Vec<usize>,
     options: Options,
     dtype: DType,
     layout: Layout,
@@ -82,18 +83,22 @@ impl Case {
         let mode = *Mode::ALL.iter().find(|m| m.name() == get("mode")).expect("a Mode name");
         let s = numbers("shape");
         let resize = if fields.contains_key("size") {
-            let v = numbers("size");
-            Resize::Size {
-                height: v[0] as usize,
-                width: v[1] as usize,
-            }
+            let v: Vec<usize> = numbers("size").iter().map(|&v| v as usize).collect();
+            Resize::Size(match v[..] {
+                [l] => [l].into(),
+                [h, w] => [h, w].into(),
+                [d, h, w] => [d, h, w].into(),
+                _ => panic!("case `{line}`: one to three sizes"),
+            })
         } else {
             let v = numbers("scale");
-            Resize::Scale {
-                height: v[0],
-                width: v[1],
-                recompute: false,
-            }
+            let factors = match v[..] {
+                [l] => [l].into(),
+                [h, w] => [h, w].into(),
+                [d, h, w] => [d, h, w].into(),
+                _ => panic!("case `{line}`: one to three factors"),
+            };
+            Resize::Scale { factors, recompute: false }
         };
         let options = Options::new(resize).antialias(get("aa") == "1").align_corners(get("align") == "1");
         let dtype = *DType::ALL.iter().find(|d| d.to_string() == get("dtype")).expect("a dtype");
@@ -105,7 +110,7 @@ impl Case {
         Case {
             id: get("id").to_string(),
             mode,
-            shape: [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize],
+            shape: s.iter().map(|&v| v as usize).collect(),
             options,
             dtype,
             layout,

@@ -16,14 +16,15 @@ use crate::tensor::{check_tensor, TensorRef};
 /// use interp_runtime::{output_shape, Mode, Options};
 ///
 /// assert_eq!(output_shape(Mode::Bilinear, [8, 3, 100, 60], &Options::scale(2.5, 0.5))?, [8, 3, 250, 30]);
+/// assert_eq!(output_shape(Mode::Bilinear, [2, 4, 16, 8, 8], &Options::sizes([8, 16, 16]))?, [2, 4, 8, 16, 16]);
 /// # Ok::<(), interp_runtime::InterpError>(())
 /// ```
 ///
 /// # Errors
 /// As [`Resampler::new`].
-pub fn output_shape(method: impl Into<Method>, input_shape: [usize; 4], options: &Options) -> Result<[usize; 4], InterpError> {
+pub fn output_shape(method: impl Into<Method>, input_shape: impl AsRef<[usize]>, options: &Options) -> Result<Vec<usize>, InterpError> {
     let rule = resolve(&method.into(), options)?;
-    Ok(plan(&rule, input_shape, options)?.output)
+    Ok(plan(&rule, input_shape.as_ref(), options)?.output)
 }
 
 /// `output = resize(input)` with a [`Mode`](crate::Mode), a [`Sampler`](crate::Sampler) or any

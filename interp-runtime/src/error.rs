@@ -7,7 +7,7 @@ use crate::dtype::DType;
 #[allow(missing_docs)] // Each variant's message documents it and its fields.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum InterpError {
-    #[error("{tensor} must be a 4-D (N, C, H, W) tensor, got rank {rank} (shape {shape:?})")]
+    #[error("{tensor} must be a 3-D (N, C, L), 4-D (N, C, H, W) or 5-D (N, C, D, H, W) tensor, got rank {rank} (shape {shape:?})")]
     WrongRank {
         tensor: &'static str,
         rank: usize,
@@ -44,16 +44,23 @@ pub enum InterpError {
     #[error("{tensor} has shape {actual:?}, but this resampler was planned for {expected:?}")]
     InputShape {
         tensor: &'static str,
-        expected: [usize; 4],
+        expected: Vec<usize>,
         actual: Vec<usize>,
     },
     #[error("output has shape {actual:?}, but the options give {expected:?}")]
-    OutputShape { expected: [usize; 4], actual: Vec<usize> },
+    OutputShape { expected: Vec<usize>, actual: Vec<usize> },
     #[error("grad_out has shape {actual:?}, but the forward output for input {input:?} with these options is {expected:?}")]
     GradOutShape {
-        input: [usize; 4],
-        expected: [usize; 4],
+        input: Vec<usize>,
+        expected: Vec<usize>,
         actual: Vec<usize>,
+    },
+    #[error("the options give {given} spatial sizes or factors, but a rank-{rank} input (shape {shape:?}) has {} spatial axes", rank - 2)]
+    ResizeAxes { given: usize, rank: usize, shape: Vec<usize> },
+    #[error("input (shape, strides) {input:?} and output {output:?}: no two axes that a pass of the 5-D route leaves alone fold into one in both views (one's stride must be the other's length times its stride), so the kernels cannot index them; make one of them contiguous first")]
+    UnfoldableLayout {
+        input: (Vec<usize>, Vec<usize>),
+        output: (Vec<usize>, Vec<usize>),
     },
     #[error("`{mode}` does not accept {option}: {reason}")]
     UnsupportedOption {

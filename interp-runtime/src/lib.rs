@@ -51,7 +51,7 @@ pub use dtype::DType;
 pub use error::InterpError;
 pub use filter::{sinc, Filter, MAX_SUPPORT};
 pub use method::{Method, Mode, Sampler};
-pub use options::{Border, Options, Resize, Strategy, Tuning};
+pub use options::{Border, Options, Resize, Spatial, Strategy, Tuning};
 pub use plan::MAX_AXIS;
 pub use resampler::Resampler;
 pub use tensor::TensorRef;

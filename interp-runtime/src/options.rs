@@ -1,25 +1,91 @@
 //! What a call asks for besides the filter: the output size, and how the filter is sampled.
 
-/// How the output size is chosen, with PyTorch's rules.
+/// One value per spatial axis, outermost first: `[L]` (rank 3), `[H, W]` (rank 4) or
+/// `[D, H, W]` (rank 5). Built from an array of one to three values.
+///
+/// ```
+/// use interp_runtime::Spatial;
+///
+/// assert_eq!(Spatial::from([4, 8, 8]).as_slice(), &[4, 8, 8]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spatial<T> {
+    values: [T; 3],
+    len: usize,
+}
+
+impl<T: Copy> Spatial<T> {
+    /// One axis: the length of a rank-3 tensor.
+    pub const fn one(length: T) -> Self {
+        Self {
+            values: [length; 3],
+            len: 1,
+        }
+    }
+
+    /// Two axes: height and width of a rank-4 tensor.
+    pub const fn two(height: T, width: T) -> Self {
+        Self {
+            values: [height, width, width],
+            len: 2,
+        }
+    }
+
+    /// Three axes: depth, height and width of a rank-5 tensor.
+    pub const fn three(depth: T, height: T, width: T) -> Self {
+        Self {
+            values: [depth, height, width],
+            len: 3,
+        }
+    }
+
+    /// The values, outermost axis first.
+    pub fn as_slice(&self) -> &[T] {
+        &self.values[..self.len]
+    }
+}
+
+impl<T: Copy> From<[T; 1]> for Spatial<T> {
+    fn from([length]: [T; 1]) -> Self {
+        Self::one(length)
+    }
+}
+
+impl<T: Copy> From<[T; 2]> for Spatial<T> {
+    fn from([height, width]: [T; 2]) -> Self {
+        Self::two(height, width)
+    }
+}
+
+impl<T: Copy> From<[T; 3]> for Spatial<T> {
+    fn from([depth, height, width]: [T; 3]) -> Self {
+        Self::three(depth, height, width)
+    }
+}
+
+/// How the output size is chosen, with PyTorch's rules, per spatial axis.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Resize {
-    /// Explicit output height and width; the kernels use `in / out` as the scale.
-    Size {
-        /// Output height.
-        height: usize,
-        /// Output width.
-        width: usize,
-    },
-    /// `out = floor(in * factor)`. Unless `recompute` is set (PyTorch's
+    /// Explicit output lengths of the spatial axes; the kernels use `in / out` as the scale.
+    Size(Spatial<usize>),
+    /// `out = floor(in * factor)` per axis. Unless `recompute` is set (PyTorch's
     /// `recompute_scale_factor=True`), the kernels use `1 / factor` as the scale, as PyTorch does.
     Scale {
-        /// Height factor, finite and > 0.
-        height: f64,
-        /// Width factor, finite and > 0.
-        width: f64,
+        /// Factors of the spatial axes, each finite and > 0.
+        factors: Spatial<f64>,
         /// Use `in / out` rather than `1 / factor` as the scale.
         recompute: bool,
     },
+}
+
+impl Resize {
+    /// How many spatial axes the resize names.
+    pub fn axes(&self) -> usize {
+        match self {
+            Resize::Size(sizes) => sizes.as_slice().len(),
+            Resize::Scale { factors, .. } => factors.as_slice().len(),
+        }
+    }
 }
 
 /// What a filter does at the image border.
@@ -64,7 +130,7 @@ pub struct Tuning {
 /// use interp_runtime::{Border, Options, Resize};
 ///
 /// let opts = Options::size(224, 224).antialias(true);
-/// assert_eq!(opts.resize, Resize::Size { height: 224, width: 224 });
+/// assert_eq!(opts.resize, Resize::Size([224, 224].into()));
 /// assert_eq!(opts.border_rule(), Border::Renormalize); // antialias implies Pillow's border
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,16 +160,25 @@ impl Options {
         }
     }
 
-    /// An explicit output size.
+    /// An explicit output height and width (rank-4 tensors).
     pub fn size(height: usize, width: usize) -> Self {
-        Self::new(Resize::Size { height, width })
+        Self::sizes([height, width])
     }
 
-    /// Scale factors (`out = floor(in * factor)`, kernels using `1 / factor`).
+    /// Explicit output lengths for any rank: `[L]`, `[H, W]` or `[D, H, W]`.
+    pub fn sizes(sizes: impl Into<Spatial<usize>>) -> Self {
+        Self::new(Resize::Size(sizes.into()))
+    }
+
+    /// Height and width scale factors (`out = floor(in * factor)`, kernels using `1 / factor`).
     pub fn scale(height: f64, width: f64) -> Self {
+        Self::scales([height, width])
+    }
+
+    /// Scale factors for any rank: `[L]`, `[H, W]` or `[D, H, W]`.
+    pub fn scales(factors: impl Into<Spatial<f64>>) -> Self {
         Self::new(Resize::Scale {
-            height,
-            width,
+            factors: factors.into(),
             recompute: false,
         })
     }

@@ -90,56 +90,79 @@ fn check_axis(axis: &'static str, tensor: &'static str, length: usize) -> Result
     Ok(())
 }
 
-/// A whole resize: shapes and both axes.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A whole resize: shapes (N, C, spatial axes...) and one plan per spatial axis.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
-    /// Input shape (N, C, H, W).
-    pub input: [usize; 4],
-    /// Output shape.
-    pub output: [usize; 4],
-    /// The height axis.
-    pub rows: AxisPlan,
-    /// The width axis.
-    pub cols: AxisPlan,
+    /// Input shape: (N, C, L), (N, C, H, W) or (N, C, D, H, W).
+    pub input: Vec<usize>,
+    /// Output shape, of the same rank.
+    pub output: Vec<usize>,
+    /// The spatial axes, outermost first.
+    pub axes: Vec<AxisPlan>,
 }
 
-/// Plans both axes of a resize of `input` by a resolved rule (options already checked
-/// against it).
-pub(crate) fn plan(rule: &Rule, input: [usize; 4], options: &Options) -> Result<Plan, InterpError> {
+/// Ranks a resize accepts: batch and channels, then one to three spatial axes.
+pub const RANKS: [usize; 3] = [3, 4, 5];
+
+/// Names of the spatial axes of a tensor of `rank`, outermost first.
+pub(crate) fn axis_names(rank: usize) -> &'static [&'static str] {
+    match rank {
+        3 => &["length"],
+        4 => &["height", "width"],
+        _ => &["depth", "height", "width"],
+    }
+}
+
+/// Plans every spatial axis of a resize of `input` by a resolved rule (options already
+/// checked against it).
+pub(crate) fn plan(rule: &Rule, input: &[usize], options: &Options) -> Result<Plan, InterpError> {
     let area = matches!(rule, Rule::Sampler(Sampler::Area));
-    let [n, c, h, w] = input;
-    check_axis("height", "input", h)?;
-    check_axis("width", "input", w)?;
+    if !RANKS.contains(&input.len()) {
+        return Err(InterpError::WrongRank {
+            tensor: "input",
+            rank: input.len(),
+            shape: input.to_vec(),
+        });
+    }
+    let names = axis_names(input.len());
+    let spatial = &input[2..];
+    if options.resize.axes() != spatial.len() {
+        return Err(InterpError::ResizeAxes {
+            given: options.resize.axes(),
+            rank: input.len(),
+            shape: input.to_vec(),
+        });
+    }
+    for (&axis, &len) in names.iter().zip(spatial) {
+        check_axis(axis, "input", len)?;
+    }
     element_count("input", input)?;
-    let ((out_h, fh), (out_w, fw)) = match options.resize {
-        Resize::Size { height, width } => (
-            output_length("height", h, Some(height), None)?,
-            output_length("width", w, Some(width), None)?,
-        ),
-        Resize::Scale { height, width, recompute } => {
+    let mut axes = Vec::with_capacity(spatial.len());
+    for (k, (&axis, &in_len)) in names.iter().zip(spatial).enumerate() {
+        let (out_len, factor) = match options.resize {
+            Resize::Size(sizes) => output_length(axis, in_len, Some(sizes.as_slice()[k]), None)?,
             // Area always recomputes (PyTorch forces it: adaptive pooling needs integer sizes).
-            let recompute = recompute || area;
-            (
-                output_length("height", h, None, Some((height, recompute)))?,
-                output_length("width", w, None, Some((width, recompute)))?,
-            )
-        }
-    };
-    let axis = |in_len, out_len, factor: Option<f64>| AxisPlan {
-        in_len,
-        out_len,
-        // Area windows are integer: a factor only chooses the output size.
-        factor: factor.filter(|_| !area),
-        align_corners: options.align_corners,
-    };
-    let (rows, cols) = (axis(h, out_h, fh), axis(w, out_w, fw));
-    let output = [n, c, out_h, out_w];
-    element_count("output", output)?;
-    Ok(Plan { input, output, rows, cols })
+            Resize::Scale { factors, recompute } => output_length(axis, in_len, None, Some((factors.as_slice()[k], recompute || area)))?,
+        };
+        axes.push(AxisPlan {
+            in_len,
+            out_len,
+            // Area windows are integer: a factor only chooses the output size.
+            factor: factor.filter(|_| !area),
+            align_corners: options.align_corners,
+        });
+    }
+    let output: Vec<usize> = input[..2].iter().copied().chain(axes.iter().map(|a| a.out_len)).collect();
+    element_count("output", &output)?;
+    Ok(Plan {
+        input: input.to_vec(),
+        output,
+        axes,
+    })
 }
 
 /// Elements of a shape, refused when the product does not fit the kernels' 32-bit indices.
-fn element_count(tensor: &'static str, shape: [usize; 4]) -> Result<u64, InterpError> {
+fn element_count(tensor: &'static str, shape: &[usize]) -> Result<u64, InterpError> {
     let max = u32::MAX as u64;
     let count = shape
         .iter()
@@ -157,7 +180,7 @@ mod tests {
     use crate::method::{resolve, Mode};
 
     fn planned(mode: Mode, input: [usize; 4], options: &Options) -> Result<Plan, InterpError> {
-        plan(&resolve(&mode.into(), options)?, input, options)
+        plan(&resolve(&mode.into(), options)?, &input, options)
     }
 
     #[test]
@@ -166,10 +189,10 @@ mod tests {
         // Given factor, not recomputed: out = floor(in * factor), the kernels use 1 / factor.
         let plan = planned(Mode::Bilinear, [1, 1, 10, 10], &opts).unwrap();
         assert_eq!(plan.output, [1, 1, 25, 3]);
-        assert_eq!(plan.rows.scale(), 1.0 / 2.5);
-        assert_eq!(plan.cols.scale(), 1.0 / 0.3);
+        assert_eq!(plan.axes[0].scale(), 1.0 / 2.5);
+        assert_eq!(plan.axes[1].scale(), 1.0 / 0.3);
         // Area: the factor only sets the size.
-        assert_eq!(planned(Mode::Area, [1, 1, 10, 10], &opts).unwrap().cols.factor, None);
+        assert_eq!(planned(Mode::Area, [1, 1, 10, 10], &opts).unwrap().axes[1].factor, None);
         // align_corners: (in-1)/(out-1), 0 for a single output.
         let aligned = |in_len, out_len| AxisPlan {
             in_len,

@@ -2,17 +2,18 @@
 //! uploaded once per direction, then any number of forward and backward calls that pay the
 //! gather alone.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use cubecl::prelude::*;
 
 use crate::dtype::DType;
 use crate::error::InterpError;
-use crate::launch::{axis_table, check_loop_limit, gather, DeviceTable, Direction, GatherIo};
+use crate::launch::{axis_table, check_allocation, check_loop_limit, gather, route, Buffer, DeviceTable, Direction, GatherIo, Route, Slot};
 use crate::method::{resolve, Method, Rule};
 use crate::options::{Options, Tuning};
-use crate::plan::{plan, Plan};
-use crate::tensor::{check_no_alias, check_no_self_overlap, check_tensor, Checked4, TensorRef};
+use crate::plan::{axis_names, plan, Plan};
+use crate::tensor::{check_no_alias, check_no_self_overlap, check_tensor, Checked, TensorRef};
 
 /// One resize, planned once: a layer keeps one and calls [`forward`](Self::forward) and
 /// [`backward`](Self::backward) every step. Tables are built on the first call of each
@@ -45,16 +46,26 @@ pub struct Resampler<R: Runtime> {
     tuning: Tuning,
     forward: Mutex<Option<Arc<Tables>>>,
     adjoint: Mutex<Option<Arc<Tables>>>,
+    /// Identity tables of the lengths routes of other ranks than 4 read through.
+    identities: Mutex<HashMap<usize, Arc<DeviceTable>>>,
 }
 
-/// Both axes' tables of one direction, on the device.
+/// Every spatial axis's table of one direction, on the device, outermost axis first.
 struct Tables {
-    rows: DeviceTable,
-    cols: DeviceTable,
+    axes: Vec<DeviceTable>,
+}
+
+/// A validated call: the caller's buffers and dtype, and the gathers that compute it.
+struct Call<'a> {
+    src: &'a cubecl::server::Handle,
+    dst: &'a cubecl::server::Handle,
+    dtype: DType,
+    route: Route,
 }
 
 impl<R: Runtime> Resampler<R> {
-    /// Plans a resize of inputs of `input_shape` (N, C, H, W) with `method` and `options`.
+    /// Plans a resize of inputs of `input_shape` ((N, C, L), (N, C, H, W) or (N, C, D, H, W))
+    /// with `method` and `options` (one size or factor per spatial axis).
     ///
     /// # Errors
     /// [`InterpError`] when the options do not suit the method (e.g. antialias for a sampler),
@@ -63,12 +74,12 @@ impl<R: Runtime> Resampler<R> {
     pub fn new(
         client: &ComputeClient<R>,
         method: impl Into<Method>,
-        input_shape: [usize; 4],
+        input_shape: impl AsRef<[usize]>,
         options: &Options,
     ) -> Result<Self, InterpError> {
         let method = method.into();
         let rule = resolve(&method, options)?;
-        let plan = plan(&rule, input_shape, options)?;
+        let plan = plan(&rule, input_shape.as_ref(), options)?;
         Ok(Self {
             client: client.clone(),
             name: method.name().to_string(),
@@ -77,17 +88,18 @@ impl<R: Runtime> Resampler<R> {
             tuning: options.tuning,
             forward: Mutex::new(None),
             adjoint: Mutex::new(None),
+            identities: Mutex::new(HashMap::new()),
         })
     }
 
     /// The input shape this resampler was planned for.
-    pub fn input_shape(&self) -> [usize; 4] {
-        self.plan.input
+    pub fn input_shape(&self) -> &[usize] {
+        &self.plan.input
     }
 
     /// The output shape it produces.
-    pub fn output_shape(&self) -> [usize; 4] {
-        self.plan.output
+    pub fn output_shape(&self) -> &[usize] {
+        &self.plan.output
     }
 
     /// The method's name.
@@ -103,8 +115,8 @@ impl<R: Runtime> Resampler<R> {
     /// overlaps itself or the input, an unbindable offset, or tables the device cannot hold.
     /// Nothing is written then.
     pub fn forward(&self, input: TensorRef, output: TensorRef) -> Result<(), InterpError> {
-        let io = self.io(("input", input, self.plan.input), ("output", output, self.plan.output))?;
-        self.run(&io, Direction::Forward)
+        let call = self.call(("input", input, &self.plan.input), ("output", output, &self.plan.output))?;
+        self.run(&call, Direction::Forward)
     }
 
     /// `grad_in = resize^T(grad_out)`, the exact adjoint of [`forward`](Self::forward): a
@@ -114,16 +126,17 @@ impl<R: Runtime> Resampler<R> {
     /// As [`forward`](Self::forward), with `grad_out` of the output shape and `grad_in` of the
     /// input shape.
     pub fn backward(&self, grad_out: TensorRef, grad_in: TensorRef) -> Result<(), InterpError> {
-        let io = self.io(("grad_out", grad_out, self.plan.output), ("grad_in", grad_in, self.plan.input))?;
-        self.run(&io, Direction::Adjoint)
+        let call = self.call(("grad_out", grad_out, &self.plan.output), ("grad_in", grad_in, &self.plan.input))?;
+        self.run(&call, Direction::Adjoint)
     }
 
-    /// Validates a source and a destination against the plan's shapes.
-    fn io<'a>(
+    /// Validates a source and a destination against the plan's shapes, and routes the call
+    /// through the kernels (which checks an intermediate fits the device).
+    fn call<'a>(
         &self,
-        (src_name, src, src_shape): (&'static str, TensorRef<'a>, [usize; 4]),
-        (dst_name, dst, dst_shape): (&'static str, TensorRef<'a>, [usize; 4]),
-    ) -> Result<GatherIo<'a>, InterpError> {
+        (src_name, src, src_shape): (&'static str, TensorRef<'a>, &[usize]),
+        (dst_name, dst, dst_shape): (&'static str, TensorRef<'a>, &[usize]),
+    ) -> Result<Call<'a>, InterpError> {
         let dtype = src.dtype;
         check_dtype(&self.client, dtype)?;
         let alignment = self.client.properties().memory.alignment;
@@ -133,21 +146,63 @@ impl<R: Runtime> Resampler<R> {
         check_shape(dst_name, &dst_view, dst_shape, &self.plan)?;
         check_no_self_overlap(dst_name, &dst_view)?;
         check_no_alias((dst_name, &dst, &dst_view), (src_name, &src, &src_view))?;
-        Ok(GatherIo {
+        let route = route(&src_view, &dst_view)?;
+        if route.intermediate > 0 {
+            let what = format!("the intermediate of a {:?} -> {:?} resize", src_view.shape, dst_view.shape);
+            let max = u32::MAX as u64;
+            if route.intermediate as u64 > max {
+                return Err(InterpError::IndexOverflow {
+                    what: format!("elements of {what}"),
+                    value: route.intermediate as u64,
+                    max,
+                });
+            }
+            check_allocation(&self.client, &what, (route.intermediate * dtype.accumulator().size()) as u64)?;
+        }
+        Ok(Call {
             src: src.handle,
-            src_view,
-            src_dtype: dtype,
             dst: dst.handle,
-            dst_view,
-            dst_dtype: dtype,
-            tuning: self.tuning,
+            dtype,
+            route,
         })
     }
 
-    fn run(&self, io: &GatherIo, direction: Direction) -> Result<(), InterpError> {
+    fn run(&self, call: &Call, direction: Direction) -> Result<(), InterpError> {
         let tables = self.tables(direction)?;
-        gather(&self.client, io, &tables.rows, &tables.cols);
+        let acc = call.dtype.accumulator();
+        let mid = (call.route.intermediate > 0).then(|| self.client.empty(call.route.intermediate * acc.size()));
+        let buffer = |b: Buffer, caller| match b {
+            Buffer::Caller => (caller, call.dtype),
+            Buffer::Intermediate => (mid.as_ref().expect("a route with an intermediate allocates it"), acc),
+        };
+        for pass in &call.route.passes {
+            let table = |slot| match slot {
+                Slot::Axis(k) => TableRef::Axis(&tables.axes[k]),
+                Slot::Identity(len) => TableRef::Shared(self.identity(len)),
+            };
+            let (rows, cols) = (table(pass.rows), table(pass.cols));
+            let ((src, src_dtype), (dst, dst_dtype)) = (buffer(pass.src.0, call.src), buffer(pass.dst.0, call.dst));
+            let io = GatherIo {
+                src,
+                src_view: pass.src.1,
+                src_dtype,
+                dst,
+                dst_view: pass.dst.1,
+                dst_dtype,
+                tuning: self.tuning,
+            };
+            gather(&self.client, &io, rows.get(), cols.get());
+        }
         Ok(())
+    }
+
+    /// The identity table of `len`, uploaded once per resampler.
+    fn identity(&self, len: usize) -> Arc<DeviceTable> {
+        let mut cache = self.identities.lock().unwrap_or_else(|e| e.into_inner());
+        cache
+            .entry(len)
+            .or_insert_with(|| Arc::new(DeviceTable::identity(&self.client, len)))
+            .clone()
     }
 
     /// The direction's tables, built and uploaded on first use: both axes are built and
@@ -162,28 +217,54 @@ impl<R: Runtime> Resampler<R> {
         if let Some(tables) = &*slot {
             return Ok(tables.clone());
         }
-        let rows = axis_table(&self.client, "height", &self.rule, &self.plan.rows, direction)?;
-        let cols = axis_table(&self.client, "width", &self.rule, &self.plan.cols, direction)?;
-        check_loop_limit(&self.client, rows.width(), cols.width())?;
+        let names = axis_names(self.plan.input.len());
+        let host = (self.plan.axes.iter().zip(names))
+            .map(|(axis, name)| axis_table(&self.client, name, &self.rule, axis, direction))
+            .collect::<Result<Vec<_>, _>>()?;
+        // The tables each gather of the route pairs (identities have one slot a row).
+        let widths: Vec<usize> = host.iter().map(|t| t.width()).collect();
+        match widths[..] {
+            [length] => check_loop_limit(&self.client, 1, length)?,
+            [height, width] => check_loop_limit(&self.client, height, width)?,
+            [depth, height, width] => {
+                check_loop_limit(&self.client, depth, 1)?;
+                check_loop_limit(&self.client, height, width)?;
+            }
+            _ => unreachable!("plans have one to three spatial axes"),
+        }
         let tables = Arc::new(Tables {
-            rows: rows.upload(&self.client),
-            cols: cols.upload(&self.client),
+            axes: host.iter().map(|t| t.upload(&self.client)).collect(),
         });
         *slot = Some(tables.clone());
         Ok(tables)
     }
 }
 
+/// A table of the call's direction, or an identity shared by the resampler's calls.
+enum TableRef<'a> {
+    Axis(&'a DeviceTable),
+    Shared(Arc<DeviceTable>),
+}
+
+impl TableRef<'_> {
+    fn get(&self) -> &DeviceTable {
+        match self {
+            TableRef::Axis(table) => table,
+            TableRef::Shared(table) => table,
+        }
+    }
+}
+
 /// Refuses a view whose shape is not the one the plan expects.
-fn check_shape(name: &'static str, view: &Checked4, expected: [usize; 4], plan: &Plan) -> Result<(), InterpError> {
+fn check_shape(name: &'static str, view: &Checked, expected: &[usize], plan: &Plan) -> Result<(), InterpError> {
     if view.shape == expected {
         return Ok(());
     }
-    let actual = view.shape.to_vec();
+    let (expected, actual) = (expected.to_vec(), view.shape.clone());
     Err(match name {
         "output" => InterpError::OutputShape { expected, actual },
         "grad_out" => InterpError::GradOutShape {
-            input: plan.input,
+            input: plan.input.clone(),
             expected,
             actual,
         },

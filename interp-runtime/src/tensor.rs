@@ -4,16 +4,17 @@ use cubecl::server::Handle;
 
 use crate::dtype::DType;
 use crate::error::InterpError;
+use crate::plan::RANKS;
 
-/// A 4-D (N, C, H, W)-indexed view of a device buffer. Any strides work (NCHW, NHWC,
-/// slices, transposes); strides are in elements.
+/// A view of a device buffer: (N, C, L), (N, C, H, W) or (N, C, D, H, W). Any strides work
+/// (NCHW, NHWC, NDHWC, slices, transposes); strides are in elements.
 #[derive(Clone, Copy, Debug)]
 pub struct TensorRef<'a> {
     /// The device buffer the view lives in.
     pub handle: &'a Handle,
-    /// Logical (N, C, H, W) sizes.
+    /// Logical sizes: N, C, then the spatial axes.
     pub shape: &'a [usize],
-    /// Element strides of N, C, H and W (0 broadcasts an axis in inputs).
+    /// Element strides, one per axis (0 broadcasts an axis in inputs).
     pub strides: &'a [usize],
     /// Element type of the buffer.
     pub dtype: DType,
@@ -31,8 +32,26 @@ impl<'a> TensorRef<'a> {
     }
 }
 
-/// A checked view: rank 4, no zero dimension, inside its buffer.
-#[derive(Clone, Copy, Debug)]
+/// A checked view of any accepted rank: no zero dimension, inside its buffer.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Checked {
+    pub shape: Vec<usize>,
+    pub strides: Vec<usize>,
+}
+
+impl Checked {
+    /// Elements from the view's first to one past its last element.
+    pub fn span(&self) -> usize {
+        span(&self.shape, &self.strides)
+    }
+}
+
+fn span(shape: &[usize], strides: &[usize]) -> usize {
+    shape.iter().zip(strides).map(|(&n, s)| (n - 1) * s).sum::<usize>() + 1
+}
+
+/// A 4-D view as the gather kernels take it.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Checked4 {
     pub shape: [usize; 4],
     pub strides: [usize; 4],
@@ -41,7 +60,7 @@ pub(crate) struct Checked4 {
 impl Checked4 {
     /// Elements from the view's first to one past its last element.
     pub fn span(&self) -> usize {
-        self.shape.iter().zip(self.strides).map(|(&n, s)| (n - 1) * s).sum::<usize>() + 1
+        span(&self.shape, &self.strides)
     }
 
     /// Whether channels are the innermost dimension (NHWC-like), so units should run with
@@ -54,19 +73,19 @@ impl Checked4 {
 
 /// Checks rank, emptiness, dtype, the handle's offset against the device's binding
 /// `alignment`, and that every element lies inside the buffer.
-pub(crate) fn check_tensor(name: &'static str, t: &TensorRef, dtype: DType, alignment: u64) -> Result<Checked4, InterpError> {
-    if t.shape.len() != 4 {
+pub(crate) fn check_tensor(name: &'static str, t: &TensorRef, dtype: DType, alignment: u64) -> Result<Checked, InterpError> {
+    if !RANKS.contains(&t.shape.len()) {
         return Err(InterpError::WrongRank {
             tensor: name,
             rank: t.shape.len(),
             shape: t.shape.to_vec(),
         });
     }
-    if t.strides.len() != 4 {
+    if t.strides.len() != t.shape.len() {
         return Err(InterpError::StridesRank {
             tensor: name,
             strides: t.strides.len(),
-            rank: 4,
+            rank: t.shape.len(),
         });
     }
     if t.shape.contains(&0) {
@@ -114,15 +133,21 @@ pub(crate) fn check_tensor(name: &'static str, t: &TensorRef, dtype: DType, alig
             max,
         });
     }
-    Ok(Checked4 {
-        shape: [t.shape[0], t.shape[1], t.shape[2], t.shape[3]],
-        strides: [t.strides[0], t.strides[1], t.strides[2], t.strides[3]],
+    Ok(Checked {
+        shape: t.shape.to_vec(),
+        strides: t.strides.to_vec(),
     })
 }
 
 /// Checks that no two elements of an output share an address (each is written once).
-pub(crate) fn check_no_self_overlap(name: &'static str, t: &Checked4) -> Result<(), InterpError> {
-    let mut dims: Vec<(usize, usize)> = t.shape.iter().copied().zip(t.strides).filter(|(n, _)| *n > 1).collect();
+pub(crate) fn check_no_self_overlap(name: &'static str, t: &Checked) -> Result<(), InterpError> {
+    let mut dims: Vec<(usize, usize)> = t
+        .shape
+        .iter()
+        .copied()
+        .zip(t.strides.iter().copied())
+        .filter(|(n, _)| *n > 1)
+        .collect();
     dims.sort_by_key(|&(_, s)| s);
     let mut span = 1usize;
     for (n, s) in dims {
@@ -149,7 +174,7 @@ fn memory_id(handle: &Handle) -> Option<String> {
 }
 
 /// Bytes of its allocation a view can touch: from its first to one past its last element.
-fn byte_range(t: &TensorRef, view: &Checked4) -> std::ops::Range<u64> {
+fn byte_range(t: &TensorRef, view: &Checked) -> std::ops::Range<u64> {
     let base = t.handle.offset_start.unwrap_or(0);
     base..base + (view.span() * t.dtype.size()) as u64
 }
@@ -158,8 +183,8 @@ fn byte_range(t: &TensorRef, view: &Checked4) -> std::ops::Range<u64> {
 /// call would race). Interleaved views of one buffer that never share an element are refused
 /// too when their byte ranges overlap: the check compares ranges, not element sets.
 pub(crate) fn check_no_alias(
-    written: (&'static str, &TensorRef, &Checked4),
-    read: (&'static str, &TensorRef, &Checked4),
+    written: (&'static str, &TensorRef, &Checked),
+    read: (&'static str, &TensorRef, &Checked),
 ) -> Result<(), InterpError> {
     let (written_name, w, w_view) = written;
     let (read_name, r, r_view) = read;

@@ -7,15 +7,15 @@ use cubecl::server::Handle;
 
 use crate::{DType, TensorRef};
 
-/// How a logical NCHW tensor is laid out in memory.
+/// How a logical (N, C, spatial...) tensor is laid out in memory, for every rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layout {
-    /// Contiguous N, C, H, W.
+    /// Contiguous N, C, then the spatial axes (NCL, NCHW, NCDHW).
     Nchw,
-    /// Channels last: contiguous N, H, W, C.
+    /// Channels last: contiguous N, the spatial axes, C (NLC, NHWC, NDHWC).
     Nhwc,
-    /// A view into a larger NCHW buffer (padded H and W): non-contiguous, with gaps that must
-    /// never be written.
+    /// A view into a larger channels-first buffer (the last spatial axis padded by 2, the one
+    /// before it by 1): non-contiguous, with gaps that must never be written.
     PaddedView,
 }
 
@@ -23,27 +23,38 @@ pub enum Layout {
 pub const LAYOUTS: [Layout; 3] = [Layout::Nchw, Layout::Nhwc, Layout::PaddedView];
 
 impl Layout {
-    /// Strides (elements) and buffer length for `shape`.
-    pub fn strides(self, [n, c, h, w]: [usize; 4]) -> ([usize; 4], usize) {
-        match self {
-            Layout::Nchw => ([c * h * w, h * w, w, 1], n * c * h * w),
-            Layout::Nhwc => ([h * w * c, 1, w * c, c], n * c * h * w),
-            Layout::PaddedView => {
-                let (hp, wp) = (h + 1, w + 2);
-                ([c * hp * wp, hp * wp, wp, 1], n * c * hp * wp)
-            }
+    /// Strides (elements) and buffer length for `shape` (any rank >= 3).
+    pub fn strides(self, shape: impl AsRef<[usize]>) -> (Vec<usize>, usize) {
+        let shape = shape.as_ref();
+        let rank = shape.len();
+        // Axes outermost first, and the padded length of each.
+        let order: Vec<usize> = match self {
+            Layout::Nhwc => [0].into_iter().chain(2..rank).chain([1]).collect(),
+            _ => (0..rank).collect(),
+        };
+        let padded = |a: usize| match self {
+            Layout::PaddedView if a == rank - 1 => shape[a] + 2,
+            Layout::PaddedView if a == rank - 2 && rank > 3 => shape[a] + 1,
+            _ => shape[a],
+        };
+        let mut strides = vec![0; rank];
+        let mut step = 1;
+        for &a in order.iter().rev() {
+            strides[a] = step;
+            step *= padded(a);
         }
+        (strides, step)
     }
 }
 
-/// A device buffer holding a 4-D view.
+/// A device buffer holding a view of any rank.
 pub struct DeviceTensor {
     /// The buffer.
     pub handle: Handle,
-    /// Logical NCHW shape.
-    pub shape: [usize; 4],
+    /// Logical shape (N, C, spatial...).
+    pub shape: Vec<usize>,
     /// Element strides.
-    pub strides: [usize; 4],
+    pub strides: Vec<usize>,
     /// Element type.
     pub dtype: DType,
     /// Buffer length in elements.
@@ -56,22 +67,11 @@ impl DeviceTensor {
         TensorRef::new(&self.handle, &self.shape, &self.strides, self.dtype)
     }
 
-    fn offset(&self, [n, c, h, w]: [usize; 4]) -> usize {
-        n * self.strides[0] + c * self.strides[1] + h * self.strides[2] + w * self.strides[3]
-    }
-
-    /// Offsets of the view's elements, in logical NCHW order.
+    /// Offsets of the view's elements, in logical row-major order.
     pub fn offsets(&self) -> Vec<usize> {
-        let [n, c, h, w] = self.shape;
-        let mut out = Vec::with_capacity(n * c * h * w);
-        for a in 0..n {
-            for b in 0..c {
-                for y in 0..h {
-                    for x in 0..w {
-                        out.push(self.offset([a, b, y, x]));
-                    }
-                }
-            }
+        let mut out = vec![0usize];
+        for (&n, &s) in self.shape.iter().zip(&self.strides) {
+            out = out.iter().flat_map(|&base| (0..n).map(move |i| base + i * s)).collect();
         }
         out
     }
@@ -114,9 +114,16 @@ pub fn quantize(dtype: DType, values: &[f64]) -> Vec<f64> {
     decode(dtype, &encode(dtype, values))
 }
 
-/// Uploads logical NCHW `values` into `layout`; the gaps of the buffer hold poison.
-pub fn upload<R: Runtime>(client: &ComputeClient<R>, values: &[f64], shape: [usize; 4], layout: Layout, dtype: DType) -> DeviceTensor {
-    let (strides, len) = layout.strides(shape);
+/// Uploads logical row-major `values` into `layout`; the gaps of the buffer hold poison.
+pub fn upload<R: Runtime>(
+    client: &ComputeClient<R>,
+    values: &[f64],
+    shape: impl AsRef<[usize]>,
+    layout: Layout,
+    dtype: DType,
+) -> DeviceTensor {
+    let shape = shape.as_ref().to_vec();
+    let (strides, len) = layout.strides(&shape);
     let mut t = DeviceTensor {
         handle: client.empty(0),
         shape,
@@ -133,8 +140,9 @@ pub fn upload<R: Runtime>(client: &ComputeClient<R>, values: &[f64], shape: [usi
 }
 
 /// A destination entirely filled with poison.
-pub fn poisoned<R: Runtime>(client: &ComputeClient<R>, shape: [usize; 4], layout: Layout, dtype: DType) -> DeviceTensor {
-    let (strides, len) = layout.strides(shape);
+pub fn poisoned<R: Runtime>(client: &ComputeClient<R>, shape: impl AsRef<[usize]>, layout: Layout, dtype: DType) -> DeviceTensor {
+    let shape = shape.as_ref().to_vec();
+    let (strides, len) = layout.strides(&shape);
     let handle = client.create_from_slice(&encode(dtype, &vec![POISON; len]));
     DeviceTensor {
         handle,
@@ -145,7 +153,7 @@ pub fn poisoned<R: Runtime>(client: &ComputeClient<R>, shape: [usize; 4], layout
     }
 }
 
-/// The view's values in logical NCHW order, and whether every element outside the view
+/// The view's values in logical row-major order, and whether every element outside the view
 /// still holds poison.
 pub fn download<R: Runtime>(client: &ComputeClient<R>, t: &DeviceTensor) -> (Vec<f64>, bool) {
     let bytes = client.read_one(t.handle.clone()).expect("read back");

@@ -170,7 +170,7 @@ fn output_of_the_wrong_shape() {
     assert_eq!(
         e,
         InterpError::OutputShape {
-            expected: [2, 3, 8, 9],
+            expected: vec![2, 3, 8, 9],
             actual: vec![2, 3, 8, 10]
         }
     );
@@ -185,8 +185,8 @@ fn grad_out_of_the_wrong_shape() {
     assert_eq!(
         e,
         InterpError::GradOutShape {
-            input: [2, 3, 4, 5],
-            expected: [2, 3, 8, 9],
+            input: vec![2, 3, 4, 5],
+            expected: vec![2, 3, 8, 9],
             actual: vec![2, 3, 8, 10]
         }
     );
@@ -264,7 +264,7 @@ fn resampler_given_another_shape() {
         e,
         InterpError::InputShape {
             tensor: "input",
-            expected: [2, 3, 4, 6],
+            expected: vec![2, 3, 4, 6],
             actual: vec![2, 3, 4, 5]
         }
     );
@@ -334,7 +334,7 @@ fn sizes_beyond_the_index_range() {
             let opts = Options::size(1, output).antialias(antialias);
             assert_eq!(
                 output_shape(mode, [1, 1, 1, input], &opts),
-                Ok([1, 1, 1, output]),
+                Ok(vec![1, 1, 1, output]),
                 "{mode} {input} -> {output}"
             );
         }

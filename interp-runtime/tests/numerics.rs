@@ -49,11 +49,11 @@ fn forward_matches_f64_reference() {
     for_all("forward", |client, case, layout, dtype, seed| {
         let plan = case.plan();
         let x = quantize(dtype, &random(plan.input.iter().product(), seed));
-        let input = upload(client, &x, plan.input, layout, dtype);
-        let output = poisoned(client, plan.output, layout, dtype);
+        let input = upload(client, &x, &plan.input, layout, dtype);
+        let output = poisoned(client, &plan.output, layout, dtype);
         interpolate(client, case.config.mode, input.view(), output.view(), &case.options()).map_err(|e| e.to_string())?;
         let (rows, cols) = case.taps();
-        let expected = reference::forward(&x, plan.input, &rows, &cols);
+        let expected = reference::forward(&x, &plan.input, &rows, &cols);
         let (actual, gaps) = download(client, &output);
         compare(&actual, gaps, &expected, dtype)
     });
@@ -64,11 +64,11 @@ fn backward_matches_f64_scatter_reference() {
     for_all("backward", |client, case, layout, dtype, seed| {
         let plan = case.plan();
         let g = quantize(dtype, &random(plan.output.iter().product(), seed + 1000));
-        let grad_out = upload(client, &g, plan.output, layout, dtype);
-        let grad_in = poisoned(client, plan.input, layout, dtype);
+        let grad_out = upload(client, &g, &plan.output, layout, dtype);
+        let grad_in = poisoned(client, &plan.input, layout, dtype);
         interpolate_backward(client, case.config.mode, grad_out.view(), grad_in.view(), &case.options()).map_err(|e| e.to_string())?;
         let (rows, cols) = case.taps();
-        let expected = reference::backward(&g, plan.input, &rows, &cols);
+        let expected = reference::backward(&g, &plan.input, &rows, &cols);
         let (actual, gaps) = download(client, &grad_in);
         compare(&actual, gaps, &expected, dtype)
     });
@@ -84,10 +84,10 @@ fn adjoint_identity_holds() {
         let plan = case.plan();
         let x = quantize(DType::F32, &random(plan.input.iter().product(), index as u64 + 7));
         let g = quantize(DType::F32, &random(plan.output.iter().product(), index as u64 + 9));
-        let input = upload(&client, &x, plan.input, Layout::Nchw, DType::F32);
-        let output = poisoned(&client, plan.output, Layout::Nchw, DType::F32);
-        let grad_out = upload(&client, &g, plan.output, Layout::Nchw, DType::F32);
-        let grad_in = poisoned(&client, plan.input, Layout::Nchw, DType::F32);
+        let input = upload(&client, &x, &plan.input, Layout::Nchw, DType::F32);
+        let output = poisoned(&client, &plan.output, Layout::Nchw, DType::F32);
+        let grad_out = upload(&client, &g, &plan.output, Layout::Nchw, DType::F32);
+        let grad_in = poisoned(&client, &plan.input, Layout::Nchw, DType::F32);
         interpolate(&client, case.config.mode, input.view(), output.view(), &case.options()).unwrap();
         interpolate_backward(&client, case.config.mode, grad_out.view(), grad_in.view(), &case.options()).unwrap();
         let (y, _) = download(&client, &output);
@@ -121,10 +121,10 @@ fn backward_is_bitwise_deterministic() {
         {
             let plan = case.plan();
             let g = random(plan.output.iter().product(), index as u64);
-            let grad_out = upload(&client, &g, plan.output, Layout::Nhwc, dtype);
+            let grad_out = upload(&client, &g, &plan.output, Layout::Nhwc, dtype);
             let runs: Vec<Vec<u8>> = (0..2)
                 .map(|_| {
-                    let grad_in = poisoned(&client, plan.input, Layout::Nhwc, dtype);
+                    let grad_in = poisoned(&client, &plan.input, Layout::Nhwc, dtype);
                     interpolate_backward(&client, case.config.mode, grad_out.view(), grad_in.view(), &case.options()).unwrap();
                     raw(&client, &grad_in)
                 })

@@ -100,7 +100,7 @@ fn generate(seed: u64, dtypes: &[DType]) -> Case {
 impl Case {
     fn options(&self) -> Options {
         let [height, width] = self.output;
-        self.config.options(Resize::Size { height, width })
+        self.config.options(Resize::Size([height, width].into()))
     }
 
     fn output_shape(&self) -> [usize; 4] {
@@ -127,8 +127,8 @@ fn upload_source(client: &Client, values: &[f64], shape: [usize; 4], layout: Sou
             }
             let mut t = DeviceTensor {
                 handle: client.empty(0),
-                shape,
-                strides,
+                shape: shape.to_vec(),
+                strides: strides.to_vec(),
                 dtype,
                 len: step,
             };
@@ -143,8 +143,8 @@ fn upload_source(client: &Client, values: &[f64], shape: [usize; 4], layout: Sou
             let plane = h * w;
             let stored: Vec<f64> = (0..n).flat_map(|b| values[b * c * plane..b * c * plane + plane].to_vec()).collect();
             let mut t = upload(client, &stored, [n, 1, h, w], Layout::Nchw, dtype);
-            t.shape = shape;
-            t.strides = [plane, 0, w, 1];
+            t.shape = shape.to_vec();
+            t.strides = vec![plane, 0, w, 1];
             let seen = (0..n * c * plane).map(|i| stored[(i / (c * plane)) * plane + i % plane]).collect();
             (t, seen)
         }
@@ -335,12 +335,12 @@ fn long_axes_keep_precision() {
         let (rows, cols) = reference::taps(mode, input, &options).unwrap();
         let x = quantize(DType::F32, &random(in_len, in_len as u64));
         let src = upload(&client, &x, input, Layout::Nchw, DType::F32);
-        let dst = poisoned(&client, plan.output, Layout::Nchw, DType::F32);
+        let dst = poisoned(&client, &plan.output, Layout::Nchw, DType::F32);
         interpolate(&client, mode, src.view(), dst.view(), &options).unwrap();
         let (y, _) = download(&client, &dst);
         let forward = relative_error(&y, &reference::forward(&x, input, &rows, &cols));
         let g = quantize(DType::F32, &random(out_len, out_len as u64));
-        let grad_out = upload(&client, &g, plan.output, Layout::Nchw, DType::F32);
+        let grad_out = upload(&client, &g, &plan.output, Layout::Nchw, DType::F32);
         let grad_in = poisoned(&client, input, Layout::Nchw, DType::F32);
         interpolate_backward(&client, mode, grad_out.view(), grad_in.view(), &options).unwrap();
         let (dx, _) = download(&client, &grad_in);

@@ -111,7 +111,7 @@ fn cases(client: &Client, quick: bool, smoke: bool) -> Vec<Case> {
 struct Tensor {
     handle: Handle,
     shape: [usize; 4],
-    strides: [usize; 4],
+    strides: Vec<usize>,
     dtype: DType,
 }
 

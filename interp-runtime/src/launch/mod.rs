@@ -1,10 +1,13 @@
 //! Device work, called only with validated inputs: pad and upload the per-axis tables (`table`),
-//! choose how to run the gather (`choice`), launch it (`gather`).
+//! turn a call of any rank into 4-D gathers (`route`), choose how to run a gather (`choice`),
+//! launch it (`gather`).
 
 mod choice;
 mod gather;
+mod route;
 mod table;
 
 pub(crate) use choice::check_loop_limit;
 pub(crate) use gather::{gather, GatherIo};
-pub(crate) use table::{axis_table, DeviceTable, Direction};
+pub(crate) use route::{route, Buffer, Route, Slot};
+pub(crate) use table::{axis_table, check_allocation, DeviceTable, Direction};

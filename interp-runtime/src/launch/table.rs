@@ -142,7 +142,7 @@ impl DeviceTable {
     }
 
     /// The identity along an axis of `len`: each index reads itself with weight 1.
-    pub(super) fn identity<R: Runtime>(client: &ComputeClient<R>, len: usize) -> DeviceTable {
+    pub(crate) fn identity<R: Runtime>(client: &ComputeClient<R>, len: usize) -> DeviceTable {
         let index: Vec<u8> = (0..len as u32).flat_map(u32::to_le_bytes).collect();
         let weight: Vec<u8> = std::iter::repeat_n(1.0f32.to_le_bytes(), len).flatten().collect();
         let count: Vec<u8> = std::iter::repeat_n(1u32.to_le_bytes(), len).flatten().collect();

@@ -1,7 +1,7 @@
 //! The case matrix: every configuration (mode x antialias x align_corners x border) x geometry.
 
 use interp_runtime::reference::{self, AxisTaps, Plan};
-use interp_runtime::{Border, Mode, Options, Resize};
+use interp_runtime::{Border, Mode, Options, Resize, Spatial};
 
 #[derive(Clone, Copy, Debug)]
 pub struct Geometry {
@@ -14,7 +14,7 @@ const fn size(label: &'static str, input: [usize; 4], height: usize, width: usiz
     Geometry {
         label,
         input,
-        resize: Resize::Size { height, width },
+        resize: Resize::Size(Spatial::two(height, width)),
     }
 }
 
@@ -36,8 +36,7 @@ pub const GEOMETRIES: [Geometry; 10] = [
         label: "scale 1.7 x 0.6",
         input: [1, 2, 7, 6],
         resize: Resize::Scale {
-            height: 1.7,
-            width: 0.6,
+            factors: Spatial::two(1.7, 0.6),
             recompute: false,
         },
     },

@@ -67,10 +67,10 @@ fn check(device: Method, by_hand: ByHand) {
                 let dtype = DType::F32;
                 let x = quantize(dtype, &random(input.iter().product(), index as u64));
                 let g = quantize(dtype, &random(output.iter().product(), index as u64 + 50));
-                let (src, dst) = (upload(&client, &x, input, layout, dtype), poisoned(&client, output, layout, dtype));
+                let (src, dst) = (upload(&client, &x, input, layout, dtype), poisoned(&client, &output, layout, dtype));
                 interpolate(&client, device.clone(), src.view(), dst.view(), &options).unwrap();
                 let (y, y_gaps) = download(&client, &dst);
-                let (src, dst) = (upload(&client, &g, output, layout, dtype), poisoned(&client, input, layout, dtype));
+                let (src, dst) = (upload(&client, &g, &output, layout, dtype), poisoned(&client, input, layout, dtype));
                 interpolate_backward(&client, device.clone(), src.view(), dst.view(), &options).unwrap();
                 let (dx, dx_gaps) = download(&client, &dst);
                 let forward = relative_error(&y, &reference::forward(&x, input, &rows, &cols));
