@@ -55,17 +55,32 @@ impl Fixture {
 #[test]
 fn wrong_rank() {
     let f = fixture();
-    let shape = [2, 3, 20];
-    let e = f.forward(TensorRef::new(&f.input.handle, &shape, &[60, 20, 1], DType::F32), &size(8, 10));
+    let shape = [6, 20];
+    let e = f.forward(TensorRef::new(&f.input.handle, &shape, &[20, 1], DType::F32), &size(8, 10));
     assert_eq!(
         e,
         InterpError::WrongRank {
             tensor: "input",
+            rank: 2,
+            shape: vec![6, 20]
+        }
+    );
+    assert!(e.to_string().contains("rank 2"), "{e}");
+}
+
+#[test]
+fn sizes_of_another_rank() {
+    let f = fixture();
+    // A valid (N, C, L) view, but two output sizes.
+    let e = f.forward(TensorRef::new(&f.input.handle, &[2, 3, 20], &[60, 20, 1], DType::F32), &size(8, 10));
+    assert_eq!(
+        e,
+        InterpError::ResizeAxes {
+            given: 2,
             rank: 3,
             shape: vec![2, 3, 20]
         }
     );
-    assert!(e.to_string().contains("rank 3"), "{e}");
 }
 
 #[test]

@@ -1,0 +1,213 @@
+//! Signals (N, C, L) and volumes (N, C, D, H, W): every configuration x {up, down,
+//! non-integer, size-1 axes, scale factors} x layouts x dtypes against the f64 reference
+//! (axis by axis, a scatter for the backward), the adjoint identity, bitwise determinism,
+//! and the typed refusals of ranks and layouts the kernels cannot take.
+
+mod common;
+
+use common::cases::configs;
+use common::*;
+use interp_runtime::reference;
+use interp_runtime::{interpolate, interpolate_backward, DType, InterpError, Mode, Options, Resampler, Resize, Spatial, TensorRef};
+
+/// A geometry of rank 3 or 5.
+struct Geometry {
+    label: &'static str,
+    input: &'static [usize],
+    resize: Resize,
+}
+
+const fn sizes(label: &'static str, input: &'static [usize], sizes: Spatial<usize>) -> Geometry {
+    Geometry {
+        label,
+        input,
+        resize: Resize::Size(sizes),
+    }
+}
+
+const GEOMETRIES: [Geometry; 9] = [
+    sizes("L up 2x", &[2, 3, 7], Spatial::one(14)),
+    sizes("L down 3x", &[1, 4, 24], Spatial::one(8)),
+    sizes("L 13->5", &[2, 2, 13], Spatial::one(5)),
+    sizes("L 1->6", &[1, 3, 1], Spatial::one(6)),
+    sizes("DHW up 2x", &[1, 2, 3, 4, 2], Spatial::three(6, 8, 4)),
+    sizes("DHW down", &[1, 3, 8, 6, 9], Spatial::three(4, 3, 3)),
+    sizes("DHW 5->3 x 3->7 x 4->6", &[2, 2, 5, 3, 4], Spatial::three(3, 7, 6)),
+    sizes("DHW 1->3 x 6->1 x 1->1", &[1, 2, 1, 6, 1], Spatial::three(3, 1, 1)),
+    Geometry {
+        label: "DHW scale 1.6 x 0.5 x 2.25",
+        input: &[1, 2, 5, 6, 4],
+        resize: Resize::Scale {
+            factors: Spatial::three(1.6, 0.5, 2.25),
+            recompute: false,
+        },
+    },
+];
+
+fn check(actual: &[f64], gaps_untouched: bool, expected: &[f64], dtype: DType) -> Result<(), String> {
+    if !gaps_untouched {
+        return Err("wrote outside the destination view".into());
+    }
+    let error = relative_error(actual, expected);
+    if error > tolerance(dtype) {
+        return Err(format!("relative error {error:.3e} > {:.1e}", tolerance(dtype)));
+    }
+    Ok(())
+}
+
+#[test]
+fn every_configuration_on_signals_and_volumes() {
+    let client = client();
+    let dtypes = dtypes(&client);
+    let (mut count, mut failures) = (0, Vec::new());
+    for (index, config) in configs().iter().enumerate() {
+        for geometry in &GEOMETRIES {
+            let options = config.options(geometry.resize);
+            let plan = reference::plan(config.mode, geometry.input, &options).expect("a valid case");
+            let axes = reference::axes_taps(config.mode, geometry.input, &options).expect("a valid case");
+            for layout in LAYOUTS {
+                for &dtype in &dtypes {
+                    count += 1;
+                    let seed = (index * 31 + count) as u64;
+                    let x = quantize(dtype, &random(plan.input.iter().product(), seed));
+                    let g = quantize(dtype, &random(plan.output.iter().product(), seed + 1));
+                    let result = (|| -> Result<(), String> {
+                        let input = upload(&client, &x, &plan.input, layout, dtype);
+                        let output = poisoned(&client, &plan.output, layout, dtype);
+                        let grad_out = upload(&client, &g, &plan.output, layout, dtype);
+                        let grad_in = poisoned(&client, &plan.input, layout, dtype);
+                        let run = |what: &str, result: Result<(), InterpError>| result.map_err(|e| format!("{what}: {e}"));
+                        run("forward", interpolate(&client, config.mode, input.view(), output.view(), &options))?;
+                        run(
+                            "backward",
+                            interpolate_backward(&client, config.mode, grad_out.view(), grad_in.view(), &options),
+                        )?;
+                        let (y, y_gaps) = download(&client, &output);
+                        let (dx, dx_gaps) = download(&client, &grad_in);
+                        check(&y, y_gaps, &reference::forward_axes(&x, &plan.input, &axes), dtype).map_err(|e| format!("forward: {e}"))?;
+                        check(&dx, dx_gaps, &reference::backward_axes(&g, &plan.input, &axes), dtype)
+                            .map_err(|e| format!("backward: {e}"))?;
+                        if dtype == DType::F32 {
+                            // <resize(x), g> = <x, resize^T(g)>, on the device's own results.
+                            let lhs: f64 = y.iter().zip(&g).map(|(a, b)| a * b).sum();
+                            let rhs: f64 = x.iter().zip(&dx).map(|(a, b)| a * b).sum();
+                            let scale: f64 = y.iter().zip(&g).map(|(a, b)| (a * b).abs()).sum::<f64>().max(1.0);
+                            if (lhs - rhs).abs() > 1e-5 * scale {
+                                return Err(format!("adjoint: <y, g> = {lhs} but <x, dx> = {rhs}"));
+                            }
+                            // The same bits on a second run (the intermediate included).
+                            let first = raw(&client, &grad_in);
+                            let again = poisoned(&client, &plan.input, layout, dtype);
+                            run(
+                                "backward again",
+                                interpolate_backward(&client, config.mode, grad_out.view(), again.view(), &options),
+                            )?;
+                            if raw(&client, &again) != first {
+                                return Err("backward differs bitwise between two runs".into());
+                            }
+                        }
+                        Ok(())
+                    })();
+                    if let Err(message) = result {
+                        failures.push(format!("{} {} {layout:?} {dtype}: {message}", config.label(), geometry.label));
+                    }
+                }
+            }
+        }
+    }
+    println!("ranks 3 and 5: {count} cases, {} failed", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} of {count} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn a_resampler_keeps_its_tables_across_calls_and_layouts() {
+    let client = client();
+    let shape = [2, 3, 6, 5, 4];
+    let options = Options::sizes([3, 9, 8]);
+    let resampler = Resampler::new(&client, Mode::Bicubic, shape, &options).unwrap();
+    assert_eq!(resampler.output_shape(), [2, 3, 3, 9, 8]);
+    let x = random(shape.iter().product(), 7);
+    let axes = reference::axes_taps(Mode::Bicubic, shape, &options).unwrap();
+    let expected = reference::forward_axes(&x, &shape, &axes);
+    for layout in LAYOUTS {
+        let input = upload(&client, &x, shape, layout, DType::F32);
+        let output = poisoned(&client, resampler.output_shape(), layout, DType::F32);
+        resampler.forward(input.view(), output.view()).unwrap();
+        let (y, gaps) = download(&client, &output);
+        check(&y, gaps, &expected, DType::F32).unwrap_or_else(|e| panic!("{layout:?}: {e}"));
+    }
+}
+
+#[test]
+fn ranks_other_than_three_to_five_are_refused() {
+    let client = client();
+    let handle = client.create_from_slice(&[0u8; 4 * 64]);
+    let out = client.empty(4 * 64);
+    for shape in [&[4usize, 16][..], &[1, 1, 2, 2, 2, 2]] {
+        let strides: Vec<usize> = (0..shape.len()).map(|k| shape[k + 1..].iter().product()).collect();
+        let view = |h| TensorRef::new(h, shape, &strides, DType::F32);
+        let err = interpolate(&client, Mode::Bilinear, view(&handle), view(&out), &Options::size(2, 2)).unwrap_err();
+        assert!(
+            matches!(&err, InterpError::WrongRank { tensor: "input", rank, .. } if *rank == shape.len()),
+            "{err}"
+        );
+        assert!(
+            err.to_string().contains("3-D (N, C, L), 4-D (N, C, H, W) or 5-D (N, C, D, H, W)"),
+            "{err}"
+        );
+        let err = Resampler::new(&client, Mode::Bilinear, shape, &Options::size(2, 2))
+            .err()
+            .expect("refused");
+        assert!(matches!(err, InterpError::WrongRank { .. }), "{err}");
+    }
+}
+
+#[test]
+fn sizes_for_another_rank_are_refused() {
+    let client = client();
+    for (shape, options, given) in [
+        (&[1usize, 2, 4, 4, 4][..], Options::size(8, 8), 2),
+        (&[1, 2, 16], Options::sizes([4, 4, 4]), 3),
+        (&[1, 2, 4, 4], Options::scales([2.0]), 1),
+    ] {
+        let err = Resampler::new(&client, Mode::Bilinear, shape, &options).err().expect("refused");
+        assert_eq!(
+            err,
+            InterpError::ResizeAxes {
+                given,
+                rank: shape.len(),
+                shape: shape.to_vec()
+            }
+        );
+    }
+}
+
+#[test]
+fn a_volume_whose_axes_never_fold_is_a_typed_error_and_nothing_is_written() {
+    let client = client();
+    let shape = [2usize, 3, 4, 5, 6];
+    // Every axis padded, so no stride is another axis's length times its stride.
+    let strides = [3 * 5 * 6 * 8 * 11 + 1, 5 * 6 * 8 * 11 + 1, 6 * 8 * 11 + 1, 8 * 11 + 1, 11 + 1];
+    let len = shape.iter().zip(&strides).map(|(n, s)| (n - 1) * s).sum::<usize>() + 1;
+    let x = client.create_from_slice(&encode(DType::F32, &vec![1.0; len]));
+    let out_shape = [2usize, 3, 2, 10, 3];
+    let out_len: usize = out_shape.iter().product();
+    let y = client.create_from_slice(&encode(DType::F32, &vec![POISON; out_len]));
+    let out_strides = [3 * 60, 60, 30, 3, 1];
+    let err = interpolate(
+        &client,
+        Mode::Bilinear,
+        TensorRef::new(&x, &shape, &strides, DType::F32),
+        TensorRef::new(&y, &out_shape, &out_strides, DType::F32),
+        &Options::sizes([2, 10, 3]),
+    )
+    .unwrap_err();
+    assert!(matches!(err, InterpError::UnfoldableLayout { .. }), "{err}");
+    let bytes = client.read_one(y).unwrap();
+    assert!(decode(DType::F32, &bytes).iter().all(|v| v.is_nan()), "nothing may be written");
+}
