@@ -2,7 +2,7 @@
 """interp against outside references, on random geometries it was never tuned on.
 
 Writes random cases (every mode PyTorch or Pillow has, sizes 1..300 with extreme ratios, size-1
-axes, odd channel counts, explicit sizes and scale factors, align_corners, antialias, NCHW and
+axes, signals (N, C, L) and volumes (N, C, D, H, W) for PyTorch's linear/trilinear/nearest/area, odd channel counts, explicit sizes and scale factors, align_corners, antialias, NCHW and
 NHWC, f32 and some f16/bf16), runs interp on them (`run_cases`, an example of interp-runtime),
 and compares with:
   - PyTorch CPU in float64, forward and autograd backward (the exact rule interp follows),
@@ -34,49 +34,62 @@ def quantize(values, dtype):
     return v
 
 
-def axis_pair(rng):
+def axis_pair(rng, longest=300):
     kind = rng.random()
+    small = max(2, longest // 8)
     if kind < 0.15:
-        return 1, rng.randint(1, 300)            # from a size-1 axis
+        return 1, rng.randint(1, longest)        # from a size-1 axis
     if kind < 0.3:
-        return rng.randint(1, 300), 1            # to a size-1 axis
+        return rng.randint(1, longest), 1        # to a size-1 axis
     if kind < 0.45:
-        n = rng.randint(1, 40)
+        n = rng.randint(1, small)
         return n, n * rng.choice([2, 3, 4, 8])   # integer upsampling
     if kind < 0.6:
-        n = rng.randint(1, 40)
+        n = rng.randint(1, small)
         return n * rng.choice([2, 3, 4, 8]), n   # integer downsampling
-    return rng.randint(1, 300), rng.randint(1, 300)
+    return rng.randint(1, longest), rng.randint(1, longest)
 
 
 def random_case(rng, index, reference):
     if reference == "pillow":
         mode = rng.choice(sorted(PILLOW_FILTERS))
         aa, align = True, False
+    # PyTorch also resizes signals (N, C, L: linear) and volumes (N, C, D, H, W: trilinear),
+    # without bicubic or antialias there.
+    r = rng.random() if reference == "torch" else 1.0
+    rank = 3 if r < 0.15 else 5 if r < 0.3 else 4
+    if reference == "pillow":
+        pass
+    elif rank != 4:
+        mode = rng.choice(["nearest", "nearest-exact", "area", "bilinear"])
+        aa, align = False, mode == "bilinear" and rng.random() < 0.3
     else:
         mode = rng.choice(TORCH_MODES)
         aa = mode in ("bilinear", "bicubic") and rng.random() < 0.5
         align = mode in ("bilinear", "bicubic") and rng.random() < 0.3
-    (h, oh), (w, ow) = axis_pair(rng), axis_pair(rng)
+    pairs = [axis_pair(rng, {3: 3000, 4: 300, 5: 24}[rank]) for _ in range(rank - 2)]
+    sizes_in, sizes_out = [p[0] for p in pairs], [p[1] for p in pairs]
     case = {"id": f"c{index}", "reference": reference, "mode": mode, "aa": int(aa), "align": int(align),
-            "shape": [rng.randint(1, 2), rng.choice([1, 2, 3, 5, 7]), h, w],
+            "shape": [rng.randint(1, 2), rng.choice([1, 2, 3, 5, 7])] + sizes_in,
             "dtype": rng.choice(["f32"] * 6 + ["f16", "bf16"]), "layout": rng.choice(["nchw", "nhwc"])}
     if reference == "torch" and rng.random() < 0.35:
         # A scale factor: out = floor(in * f), the kernels use 1/f (recompute_scale_factor=False).
         factors = []
-        for n in (h, w):
+        for n in sizes_in:
             f = rng.choice([0.5, 2.0, 3.0, 0.25, 1.5, 0.7, 1.37, 2.61, 0.31, round(rng.uniform(0.2, 4.0), 3)])
             while int(np.floor(n * f)) < 1:
                 f *= 2
             factors.append(f)
         case["scale"] = factors
     else:
-        case["size"] = [oh, ow]
+        case["size"] = sizes_out
     return case
 
 
 def torch_forward(torch, F, x, case):
-    kwargs = {"mode": case["mode"]}
+    # interp's `bilinear` is PyTorch's linear filter on every rank.
+    mode = {3: "linear", 5: "trilinear"}.get(x.dim(), "bilinear") if case["mode"] == "bilinear" else case["mode"]
+    kwargs = {"mode": mode}
     if case["mode"] in ("bilinear", "bicubic"):
         kwargs["align_corners"] = bool(case["align"])
         kwargs["antialias"] = bool(case["aa"])
@@ -92,7 +105,7 @@ def cpu_aa_bug(case, x_shape, y_shape):
     """PyTorch CPU's antialias path returns wrong values (zeros, constants) when the output
     width is 1 and the height is resampled, e.g. (5, 1) -> (10, 1) bilinear gives all zeros;
     Pillow, and the same call transposed, agree with each other there."""
-    return bool(case["aa"]) and y_shape[3] == 1 and y_shape[2] != x_shape[2]
+    return bool(case["aa"]) and len(y_shape) == 4 and y_shape[3] == 1 and y_shape[2] != x_shape[2]
 
 
 def cpu_nearest_shortcut(case, x_shape, y_shape):
@@ -207,22 +220,22 @@ def main():
     data, torch_refused = {}, []
     with open(os.path.join(work, "cases.txt"), "w") as manifest:
         for case in cases:
-            n, c, h, w = case["shape"]
-            x = quantize(np.random.default_rng(rng.randrange(1 << 30)).uniform(-1, 1, (n, c, h, w)), case["dtype"])
+            n, c = case["shape"][:2]
+            x = quantize(np.random.default_rng(rng.randrange(1 << 30)).uniform(-1, 1, tuple(case["shape"])), case["dtype"])
             if case["reference"] == "pillow":
-                oh, ow = case["size"]
+                out_spatial = tuple(case["size"])
             else:
                 try:
                     y = torch_forward(torch, F, torch.tensor(x, dtype=torch.float64), case)
                 except (RuntimeError, ValueError, NotImplementedError) as e:
                     torch_refused.append(f"{label(case)}: {str(e).splitlines()[0]}")
                     continue
-                oh, ow = y.shape[2:]
-            g = quantize(np.random.default_rng(rng.randrange(1 << 30)).uniform(-1, 1, (n, c, oh, ow)), case["dtype"])
+                out_spatial = tuple(y.shape[2:])
+            g = quantize(np.random.default_rng(rng.randrange(1 << 30)).uniform(-1, 1, (n, c) + out_spatial), case["dtype"])
             x.astype("<f4").tofile(os.path.join(work, f"{case['id']}.x"))
             g.astype("<f4").tofile(os.path.join(work, f"{case['id']}.g"))
-            data[case["id"]] = (x, g, (n, c, oh, ow))
-            resize = f"size={case['size'][0]},{case['size'][1]}" if "size" in case else f"scale={case['scale'][0]!r},{case['scale'][1]!r}"
+            data[case["id"]] = (x, g, (n, c) + out_spatial)
+            resize = f"size={','.join(map(str, case['size']))}" if "size" in case else f"scale={','.join(map(repr, case['scale']))}"
             shape = ",".join(map(str, case["shape"]))
             manifest.write(f"id={case['id']} mode={case['mode']} aa={case['aa']} align={case['align']} shape={shape} "
                            f"{resize} dtype={case['dtype']} layout={case['layout']}\n")
@@ -239,7 +252,7 @@ def main():
         x, g, out_shape = data[case["id"]]
         base = os.path.join(work, case["id"])
         row = {"case": label(case), "reference": case["reference"], "dtype": case["dtype"],
-               "mode": case["mode"] + ("-aa" if case["aa"] else "")}
+               "mode": case["mode"] + ("-aa" if case["aa"] else "") + {3: " (N,C,L)", 5: " (N,C,D,H,W)"}.get(len(case["shape"]), "")}
         if os.path.exists(base + ".err"):
             row["refused"] = open(base + ".err").read()
             results.append(row)

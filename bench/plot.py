@@ -1,4 +1,5 @@
-"""Plots backward GB/s per case for interp, PyTorch and the copy roofline from the bench CSV.
+"""Plots interp's speed-up over PyTorch per case of the workload suite (forward and backward,
+log scale), and its share of the copy roofline, from the bench CSV.
 
 Usage: python3 plot.py bench.csv out.png
 """
@@ -13,25 +14,26 @@ import matplotlib.pyplot as plt
 
 def main():
     rows = list(csv.DictReader(open(sys.argv[1])))
-    shapes = sorted({r["case"].split(" ")[0] for r in rows}, key=lambda s: [r["case"].split(" ")[0] for r in rows].index(s))
-    fig, axes = plt.subplots(len(shapes), 1, figsize=(18, 5.5 * len(shapes)), squeeze=False)
-    for ax, shape in zip(axes[:, 0], shapes):
-        sel = [r for r in rows if r["case"].startswith(shape + " ")]
-        labels = [" ".join(r["case"].split(" ")[1:]) for r in sel]
-        gb = lambda r, ms: int(r["bytes"]) / (float(ms) * 1e-3) / 1e9 if ms else 0.0
-        interp = [gb(r, r["interp_bwd_ms"]) for r in sel]
-        torch = [gb(r, r["torch_bwd_ms"]) for r in sel]
-        copy = [gb(r, r["copy_ms"]) for r in sel]
-        x = range(len(sel))
-        ax.bar([i - 0.2 for i in x], interp, 0.4, label="interp backward")
-        ax.bar([i + 0.2 for i in x], torch, 0.4, label="PyTorch backward")
-        ax.plot(list(x), copy, "k_", markersize=14, label="device copy (roofline)")
-        ax.set_xticks(list(x))
-        ax.set_xticklabels(labels, rotation=70, ha="right", fontsize=8)
-        ax.set_ylabel("GB/s (grad_out read + grad_in written)")
-        ax.set_title(f"backward {shape}")
+    fig, (speed, roof) = plt.subplots(2, 1, figsize=(20, 11))
+    x = range(len(rows))
+    for kind, marker in (("fwd", "o"), ("bwd", "^")):
+        pts = [(i, float(r[f"torch_{kind}_ms"]) / float(r[f"interp_{kind}_ms"])) for i, r in enumerate(rows) if r[f"torch_{kind}_ms"]]
+        speed.scatter([p[0] for p in pts], [p[1] for p in pts], marker=marker, s=14, label=f"{'forward' if kind == 'fwd' else 'backward'}: PyTorch time / interp time")
+        share = [100 * float(r["copy_ms"]) / float(r[f"interp_{kind}_ms"]) for r in rows]
+        roof.scatter(list(x), share, marker=marker, s=14, label=f"interp {'forward' if kind == 'fwd' else 'backward'}")
+    speed.axhline(1.0, color="k", lw=1)
+    speed.set_yscale("log")
+    speed.set_ylabel("speed-up over PyTorch (log)")
+    speed.set_title("interp vs PyTorch 2.11 on the workload suite (cases without a PyTorch kernel omitted)")
+    roof.set_ylabel("% of a copy of the same bytes")
+    roof.set_ylim(0, 110)
+    names = [r["case"].split(" ")[0] for r in rows]
+    ticks = [i for i in x if i == 0 or names[i] != names[i - 1]]
+    for ax in (speed, roof):
+        ax.set_xticks(ticks)
+        ax.set_xticklabels([names[i] for i in ticks], rotation=80, ha="right", fontsize=7)
+        ax.grid(alpha=0.3)
         ax.legend(loc="upper right")
-        ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     fig.savefig(sys.argv[2], dpi=80)
 

@@ -1,38 +1,61 @@
-"""PyTorch's F.interpolate forward and backward for the cases of interp's `resample` bench.
+"""PyTorch's F.interpolate forward and backward for the workload suite of interp's `resample`
+bench (bench/workloads.json, the same cases and keys: `name layout dtype mode`).
 
-Writes one JSON line per case: key (same as the Rust bench), forward_ms, backward_ms (median of
-triton.testing.do_bench), and whether the backward runs under
-torch.use_deterministic_algorithms(True). Usage: python3 pytorch_interpolate.py OUT.jsonl [--quick]
+Writes one JSON line per case: key, forward_ms, backward_ms (median of triton.testing.do_bench,
+which flushes L2 before every run), and whether the backward runs under
+torch.use_deterministic_algorithms(True). A case PyTorch has no kernel for (lanczos, 3-D
+bicubic, antialias outside 4-D) gets a line without times.
+Usage: python3 pytorch_interpolate.py OUT.jsonl [--workloads FILE] [--only TEXT] [--quick]
 """
+import argparse
 import json
-import sys
+import os
 
 import torch
 import torch.nn.functional as F
 from triton.testing import do_bench
 
-SHAPES = [((8, 64, 256, 256), (512, 512)), ((8, 64, 512, 512), (256, 256)), ((8, 32, 1024, 1024), (256, 256))]
-# interp mode -> (torch mode, antialias); lanczos has no CUDA kernel in PyTorch.
-MODES = {
-    "nearest": ("nearest", False),
-    "bilinear": ("bilinear", False),
-    "bicubic": ("bicubic", False),
-    "lanczos3": None,
-    "bilinear-aa": ("bilinear", True),
-    "bicubic-aa": ("bicubic", True),
-}
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+LINEAR = {3: "linear", 4: "bilinear", 5: "trilinear"}
 
 
-def interpolate(x, size, mode, antialias):
-    kwargs = {} if mode == "nearest" else {"align_corners": False}
-    return F.interpolate(x, size=size, mode=mode, antialias=antialias, **kwargs)
+def cases(suite):
+    defaults = suite["defaults"]
+    for w in suite["workloads"]:
+        for layout in w.get("layouts", defaults["layouts"]):
+            for dtype in w.get("dtypes", defaults["dtypes"]):
+                for label in w["modes"]:
+                    yield w, layout, dtype, label
 
 
-def deterministic_ok(x, size, mode, antialias):
+def torch_call(rank, label, align):
+    """(mode, kwargs) for PyTorch, or None where it has no such resize."""
+    aa = label.endswith("-aa")
+    mode = label[:-3] if aa else label
+    if aa and rank != 4:
+        return None
+    if mode == "bilinear":
+        return LINEAR[rank], {"align_corners": align, "antialias": aa}
+    if mode == "bicubic" and rank == 4:
+        return "bicubic", {"align_corners": align, "antialias": aa}
+    if mode in ("nearest", "nearest-exact", "area") and not aa:
+        return mode, {}
+    return None
+
+
+def channels_last(x):
+    rank = x.dim()
+    if rank == 4:
+        return x.contiguous(memory_format=torch.channels_last)
+    if rank == 5:
+        return x.contiguous(memory_format=torch.channels_last_3d)
+    return x.transpose(1, 2).contiguous().transpose(1, 2)  # (N, L, C) in memory
+
+
+def deterministic_ok(run, x):
     torch.use_deterministic_algorithms(True)
     try:
-        y = interpolate(x, size, mode, antialias)
+        y = run(x)
         torch.autograd.grad(y, x, torch.ones_like(y))
         torch.cuda.synchronize()
         return True
@@ -43,34 +66,43 @@ def deterministic_ok(x, size, mode, antialias):
 
 
 def main():
-    out_path = sys.argv[1]
-    quick = "--quick" in sys.argv
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out")
+    parser.add_argument("--workloads", default=os.path.join(os.path.dirname(__file__), "workloads.json"))
+    parser.add_argument("--only", default="")
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    suite = json.load(open(args.workloads))
     torch.manual_seed(0)
-    with open(out_path, "w") as out:
-        for (shape, size) in SHAPES[: 1 if quick else 3]:
-            for layout in ("nchw", "nhwc"):
-                for dname, dtype in DTYPES.items():
-                    fmt = torch.channels_last if layout == "nhwc" else torch.contiguous_format
-                    x = torch.rand(shape, device="cuda", dtype=dtype).mul_(2).sub_(1)
-                    x = x.contiguous(memory_format=fmt).requires_grad_(True)
-                    for name, spec in MODES.items():
-                        n, c, h, w = shape
-                        key = f"{n}x{c}x{h}x{w}->{size[0]}x{size[1]} {layout} {dname} {name}"
-                        record = {"key": key}
-                        if spec is not None:
-                            mode, aa = spec
-                            y = interpolate(x, size, mode, aa)
-                            g = torch.rand_like(y).mul_(2).sub_(1)
-                            record["forward_ms"] = do_bench(lambda: interpolate(x.detach(), size, mode, aa), warmup=25, rep=100, return_mode="median")
-                            record["backward_ms"] = do_bench(
-                                lambda: torch.autograd.grad(y, x, g, retain_graph=True), warmup=25, rep=100, return_mode="median"
-                            )
-                            record["deterministic"] = deterministic_ok(x, size, mode, aa)
-                            del y, g
-                        print(json.dumps(record), flush=True)
-                        out.write(json.dumps(record) + "\n")
-                    del x
-                    torch.cuda.empty_cache()
+    done = 0
+    with open(args.out, "w") as out:
+        for w, layout, dname, label in cases(suite):
+            key = f"{w['name']} {layout} {dname} {label}"
+            if args.only not in key or (args.quick and done >= 12):
+                continue
+            done += 1
+            record = {"key": key}
+            rank = len(w["input"])
+            call = torch_call(rank, label, bool(w.get("align_corners", False)))
+            if call is not None:
+                mode, kwargs = call
+                size = tuple(w["size"])
+                run = lambda t: F.interpolate(t, size=size, mode=mode, **kwargs)
+                x = torch.rand(w["input"], device="cuda", dtype=DTYPES[dname]).mul_(2).sub_(1)
+                if layout == "nhwc":
+                    x = channels_last(x)
+                x.requires_grad_(True)
+                y = run(x)
+                g = torch.rand_like(y).mul_(2).sub_(1)
+                record["forward_ms"] = do_bench(lambda: run(x.detach()), warmup=25, rep=100, return_mode="median")
+                record["backward_ms"] = do_bench(
+                    lambda: torch.autograd.grad(y, x, g, retain_graph=True), warmup=25, rep=100, return_mode="median"
+                )
+                record["deterministic"] = deterministic_ok(run, x)
+                del x, y, g
+                torch.cuda.empty_cache()
+            print(json.dumps(record), flush=True)
+            out.write(json.dumps(record) + "\n")
 
 
 if __name__ == "__main__":

@@ -57,6 +57,8 @@ pub enum InterpError {
     },
     #[error("the options give {given} spatial sizes or factors, but a rank-{rank} input (shape {shape:?}) has {} spatial axes", rank - 2)]
     ResizeAxes { given: usize, rank: usize, shape: Vec<usize> },
+    #[error("a resize takes one to three spatial sizes or factors (L; H, W; D, H, W), got {given}")]
+    SpatialAxes { given: usize },
     #[error("input (shape, strides) {input:?} and output {output:?}: no two axes that a pass of the 5-D route leaves alone fold into one in both views (one's stride must be the other's length times its stride), so the kernels cannot index them; make one of them contiguous first")]
     UnfoldableLayout {
         input: (Vec<usize>, Vec<usize>),

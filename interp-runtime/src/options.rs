@@ -45,6 +45,29 @@ impl<T: Copy> Spatial<T> {
     }
 }
 
+/// For shapes known only at run time: one to three values.
+///
+/// ```
+/// use interp_runtime::{InterpError, Spatial};
+///
+/// let sizes: Vec<usize> = vec![16, 128, 128];
+/// assert_eq!(Spatial::try_from(&sizes[..])?.as_slice(), &[16, 128, 128]);
+/// assert!(Spatial::try_from(&[1usize, 2, 3, 4][..]).is_err());
+/// # Ok::<(), InterpError>(())
+/// ```
+impl<T: Copy> TryFrom<&[T]> for Spatial<T> {
+    type Error = crate::InterpError;
+
+    fn try_from(values: &[T]) -> Result<Self, Self::Error> {
+        match *values {
+            [l] => Ok(Self::one(l)),
+            [h, w] => Ok(Self::two(h, w)),
+            [d, h, w] => Ok(Self::three(d, h, w)),
+            _ => Err(crate::InterpError::SpatialAxes { given: values.len() }),
+        }
+    }
+}
+
 impl<T: Copy> From<[T; 1]> for Spatial<T> {
     fn from([length]: [T; 1]) -> Self {
         Self::one(length)

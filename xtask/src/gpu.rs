@@ -6,7 +6,7 @@ use std::fs;
 use std::process::Command;
 
 /// (what, prefix of the copied names, cargo arguments).
-const BINARIES: [(&str, &str, &[&str]); 4] = [
+const BINARIES: [(&str, &str, &[&str]); 5] = [
     (
         "tests",
         "",
@@ -53,6 +53,21 @@ const BINARIES: [(&str, &str, &[&str]); 4] = [
             "tour",
             "--example",
             "run_cases",
+        ],
+    ),
+    (
+        "Burn training step bench",
+        "",
+        &[
+            "build",
+            "--release",
+            "-p",
+            "interp-burn",
+            "--no-default-features",
+            "--features",
+            "cuda",
+            "--example",
+            "step_bench",
         ],
     ),
 ];

@@ -1,11 +1,13 @@
 //! interp's forward and backward on the default runtime (build with `--features cuda` for the
-//! H200), timed on the device, beside a device-to-device copy of the same bytes and, when
-//! given, PyTorch's numbers from `bench/pytorch_interpolate.py` for the same cases.
+//! H200) over the workload suite (`bench/workloads.json`), timed on the device after an L2
+//! flush, beside a device-to-device copy of the same bytes and, when given, PyTorch's numbers
+//! from `bench/pytorch_interpolate.py` for the same cases.
 //!
-//! `resample [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled]`
+//! `resample [--workloads FILE] [--only TEXT] [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled]`
 
 mod kernels;
 mod report;
+mod workloads;
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -14,47 +16,10 @@ use interp_runtime::cubecl::future::block_on;
 use interp_runtime::cubecl::prelude::*;
 use interp_runtime::cubecl::server::Handle;
 use interp_runtime::testing::Layout;
-use interp_runtime::{interpolate, interpolate_backward, DType, DefaultRuntime, Mode, Options, Strategy, TensorRef, Tuning};
+use interp_runtime::{DType, DefaultRuntime, Options, Resampler, Spatial, Strategy, TensorRef, Tuning};
+pub use workloads::Case;
 
 type Client = ComputeClient<DefaultRuntime>;
-
-/// One benchmark case.
-#[derive(Clone, Debug)]
-pub struct Case {
-    pub input: [usize; 4],
-    pub output: [usize; 2],
-    pub layout: Layout,
-    pub dtype: DType,
-    pub mode: Mode,
-    pub antialias: bool,
-}
-
-impl Case {
-    /// The key shared with the PyTorch script.
-    pub fn key(&self) -> String {
-        let [n, c, h, w] = self.input;
-        let layout = if self.layout == Layout::Nhwc { "nhwc" } else { "nchw" };
-        format!(
-            "{n}x{c}x{h}x{w}->{}x{} {layout} {} {}",
-            self.output[0],
-            self.output[1],
-            self.dtype,
-            self.label()
-        )
-    }
-    /// The mode as the PyTorch script names it (`-aa` for antialias).
-    pub fn label(&self) -> String {
-        format!("{}{}", self.mode, if self.antialias { "-aa" } else { "" })
-    }
-    fn output_shape(&self) -> [usize; 4] {
-        [self.input[0], self.input[1], self.output[0], self.output[1]]
-    }
-    /// grad_out bytes read + grad_in bytes written (the same count for forward: in + out).
-    pub fn bytes(&self) -> usize {
-        let e = self.dtype.size();
-        (self.input.iter().product::<usize>() + self.output_shape().iter().product::<usize>()) * e
-    }
-}
 
 /// Measured times of one case.
 #[derive(Clone, Debug)]
@@ -65,58 +30,21 @@ pub struct Measured {
     pub copy: Duration,
 }
 
-const SHAPES: [([usize; 4], [usize; 2]); 3] = [
-    ([8, 64, 256, 256], [512, 512]),
-    ([8, 64, 512, 512], [256, 256]),
-    ([8, 32, 1024, 1024], [256, 256]),
-];
-const MODES: [(Mode, bool); 6] = [
-    (Mode::Nearest, false),
-    (Mode::Bilinear, false),
-    (Mode::Bicubic, false),
-    (Mode::Lanczos3, false),
-    (Mode::Bilinear, true),
-    (Mode::Bicubic, true),
-];
-
-/// A CPU-sized smoke run of the same code paths (`--smoke`).
-const SMOKE_SHAPES: [([usize; 4], [usize; 2]); 2] = [([2, 8, 16, 16], [32, 32]), ([2, 8, 32, 32], [8, 8])];
-
-fn cases(client: &Client, quick: bool, smoke: bool) -> Vec<Case> {
-    let shapes: &[([usize; 4], [usize; 2])] = if smoke { &SMOKE_SHAPES } else { &SHAPES };
-    let dtypes: Vec<DType> = [DType::F32, DType::F16, DType::BF16]
-        .into_iter()
-        .filter(|d| d.is_supported(client))
-        .collect();
-    let mut out = Vec::new();
-    for (input, output) in shapes.iter().take(if quick { 1 } else { 3 }) {
-        for layout in [Layout::Nchw, Layout::Nhwc] {
-            for &dtype in &dtypes {
-                for (mode, antialias) in MODES {
-                    out.push(Case {
-                        input: *input,
-                        output: *output,
-                        layout,
-                        dtype,
-                        mode,
-                        antialias,
-                    });
-                }
-            }
-        }
-    }
-    out
-}
+/// A CPU-sized smoke run of the same code paths (`--smoke`): one workload of each rank.
+const SMOKE: &str = r#"{"defaults": {"layouts": ["nchw", "nhwc"], "dtypes": ["f32", "f16"]}, "workloads": [
+  {"name": "smoke-2d", "input": [2, 8, 16, 16], "size": [32, 24], "modes": ["nearest", "bilinear", "bicubic-aa"]},
+  {"name": "smoke-1d", "input": [2, 4, 40], "size": [13], "modes": ["bilinear", "area"]},
+  {"name": "smoke-3d", "input": [1, 4, 6, 8, 8], "size": [12, 4, 5], "modes": ["bilinear", "lanczos3-aa"]}]}"#;
 
 struct Tensor {
     handle: Handle,
-    shape: [usize; 4],
+    shape: Vec<usize>,
     strides: Vec<usize>,
     dtype: DType,
 }
 
 impl Tensor {
-    fn random(client: &Client, shape: [usize; 4], layout: Layout, dtype: DType, seed: u32) -> Self {
+    fn random(client: &Client, shape: &[usize], layout: Layout, dtype: DType, seed: u32) -> Self {
         let (strides, len) = layout.strides(shape);
         let handle = client.empty(len * dtype.size());
         let dim = CubeDim::new_1d(256);
@@ -133,7 +61,7 @@ impl Tensor {
         }
         Tensor {
             handle,
-            shape,
+            shape: shape.to_vec(),
             strides,
             dtype,
         }
@@ -143,14 +71,39 @@ impl Tensor {
     }
 }
 
-/// Median device time of `f` over `reps` runs, after `warmup` runs.
-fn time(client: &Client, warmup: usize, reps: usize, f: impl Fn() + Sync) -> Duration {
+/// Writes 256 MiB, more than the H200's 50 MiB L2, so that a timed run starts with a cold
+/// cache as `triton.testing.do_bench` makes PyTorch's (inputs already in L2 would flatter
+/// small cases).
+struct Flush {
+    src: Handle,
+    dst: Handle,
+    words: usize,
+}
+
+impl Flush {
+    fn new(client: &Client) -> Self {
+        let words = 32 << 20;
+        Flush {
+            src: client.empty(words * 4),
+            dst: client.empty(words * 4),
+            words,
+        }
+    }
+
+    fn run(&self, client: &Client) {
+        copy_words(client, &self.src, &self.dst, self.words);
+    }
+}
+
+/// Median device time of `f` over `reps` runs, each after an L2 flush, after `warmup` runs.
+fn time(client: &Client, flush: &Flush, warmup: usize, reps: usize, f: impl Fn() + Sync) -> Duration {
     for _ in 0..warmup {
         f();
     }
     block_on(client.sync()).expect("sync");
     let mut samples: Vec<Duration> = (0..reps)
         .map(|_| {
+            flush.run(client);
             let (_, duration) = client.profile(&f, "interp-bench").expect("profile");
             block_on(duration.resolve()).duration()
         })
@@ -159,25 +112,30 @@ fn time(client: &Client, warmup: usize, reps: usize, f: impl Fn() + Sync) -> Dur
     samples[reps / 2]
 }
 
-/// A device-to-device copy moving `bytes` in total (half read, half written).
-fn time_copy(client: &Client, bytes: usize) -> Duration {
-    let words = bytes / 2 / 4 / 4 * 4;
-    let src = client.empty(words * 4);
-    let dst = client.empty(words * 4);
-    let vectors = words / 4;
+/// `dst = src` over `words` u32 words, 16 bytes per unit.
+fn copy_words(client: &Client, src: &Handle, dst: &Handle, words: usize) {
     let dim = CubeDim::new_1d(256);
-    let count = interp_runtime::cubecl::calculate_cube_count_elemwise(client, vectors, dim);
-    time(client, 3, 20, || unsafe {
+    let count = interp_runtime::cubecl::calculate_cube_count_elemwise(client, words / 4, dim);
+    // SAFETY: both handles hold `words` words; the kernel guards its index.
+    unsafe {
         kernels::copy::launch_unchecked::<DefaultRuntime>(
             client,
-            count.clone(),
+            count,
             dim,
             4,
             // Lengths are in elements (u32 words); the kernel sees them in vectors of 4.
             ArrayArg::from_raw_parts(src.clone(), words),
             ArrayArg::from_raw_parts(dst.clone(), words),
         );
-    })
+    }
+}
+
+/// A device-to-device copy moving `bytes` in total (half read, half written).
+fn time_copy(client: &Client, flush: &Flush, bytes: usize) -> Duration {
+    let words = (bytes / 2 / 4 / 4 * 4).max(4);
+    let src = client.empty(words * 4);
+    let dst = client.empty(words * 4);
+    time(client, flush, 3, 20, || copy_words(client, &src, &dst, words))
 }
 
 fn main() {
@@ -199,23 +157,41 @@ fn main() {
     let client = DefaultRuntime::client(&Default::default());
     let name = DefaultRuntime::name(&client);
     eprintln!("interp bench on {name}");
+    let suite = if smoke {
+        SMOKE.to_string()
+    } else {
+        let path = flag("--workloads").unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/workloads.json").to_string());
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    };
+    let only = flag("--only");
+    let cases: Vec<_> = workloads::cases(&suite, |d| d.is_supported(&client))
+        .into_iter()
+        .filter(|c| only.as_ref().is_none_or(|o| c.key().contains(o.as_str())))
+        .take(if quick { 12 } else { usize::MAX })
+        .collect();
 
+    let flush = Flush::new(&client);
     let mut copies: HashMap<usize, Duration> = HashMap::new();
     let mut results = Vec::new();
-    for (index, case) in cases(&client, quick, smoke).into_iter().enumerate() {
-        let options = Options::size(case.output[0], case.output[1])
+    for (index, case) in cases.into_iter().enumerate() {
+        let options = Options::sizes(Spatial::try_from(&case.size[..]).expect("one to three sizes"))
             .antialias(case.antialias)
+            .align_corners(case.align_corners)
             .tuning(tuning);
         let seed = index as u32 * 2;
-        let x = Tensor::random(&client, case.input, case.layout, case.dtype, seed);
-        let y = Tensor::random(&client, case.output_shape(), case.layout, case.dtype, seed + 1);
-        let forward = time(&client, 3, 21, || {
-            interpolate(&client, case.mode, x.view(), y.view(), &options).expect("forward");
+        let x = Tensor::random(&client, &case.input, case.layout, case.dtype, seed);
+        let y = Tensor::random(&client, &case.output_shape(), case.layout, case.dtype, seed + 1);
+        // A layer keeps its resampler: tables are built in the warm-up runs, not timed.
+        let resampler = Resampler::new(&client, case.mode, &case.input, &options).expect("a valid workload");
+        let forward = time(&client, &flush, 3, 21, || {
+            resampler.forward(x.view(), y.view()).expect("forward");
         });
-        let backward = time(&client, 3, 21, || {
-            interpolate_backward(&client, case.mode, y.view(), x.view(), &options).expect("backward");
+        let backward = time(&client, &flush, 3, 21, || {
+            resampler.backward(y.view(), x.view()).expect("backward");
         });
-        let copy = *copies.entry(case.bytes()).or_insert_with(|| time_copy(&client, case.bytes()));
+        let copy = *copies
+            .entry(case.bytes())
+            .or_insert_with(|| time_copy(&client, &flush, case.bytes()));
         let m = Measured {
             case,
             forward,

@@ -67,10 +67,88 @@ pub fn line(m: &Measured, torch: Option<&TorchTimes>) -> String {
     )
 }
 
+/// The verdict against issue 9's targets: speed-ups over PyTorch (geometric means, the cases
+/// behind it) per direction, and the share of the copy roofline on tensors above 64 MB.
+fn verdict(results: &[Measured], torch: &HashMap<String, TorchTimes>) -> String {
+    let mut md = String::new();
+    let _ = writeln!(md, "## Verdict\n");
+    for (direction, pick) in [("forward", 0), ("backward", 1)] {
+        let mut ratios = Vec::new();
+        let mut behind = Vec::new();
+        for m in results {
+            let t = torch.get(&m.case.key());
+            let (ours, theirs) = match pick {
+                0 => (m.forward, t.and_then(|t| t.forward_ms)),
+                _ => (m.backward, t.and_then(|t| t.backward_ms)),
+            };
+            if let Some(theirs) = theirs {
+                let ratio = theirs / ms(ours);
+                ratios.push((m.case.input.len(), ratio));
+                if ratio < 1.0 {
+                    behind.push(format!(
+                        "  - {}: interp {:.3} ms, PyTorch {theirs:.3} ms ({ratio:.2}x)",
+                        m.case.key(),
+                        ms(ours)
+                    ));
+                }
+            }
+        }
+        let geo = |rs: &[f64]| (rs.iter().map(|r| r.ln()).sum::<f64>() / rs.len().max(1) as f64).exp();
+        let all: Vec<f64> = ratios.iter().map(|r| r.1).collect();
+        let by_rank: Vec<String> = [3, 4, 5]
+            .iter()
+            .filter_map(|&rank| {
+                let rs: Vec<f64> = ratios.iter().filter(|r| r.0 == rank).map(|r| r.1).collect();
+                (!rs.is_empty()).then(|| format!("rank {rank}: {:.2}x over {}", geo(&rs), rs.len()))
+            })
+            .collect();
+        let _ = writeln!(
+            md,
+            "- {direction}: geometric-mean speed-up over PyTorch {:.2}x on {} cases ({}); behind PyTorch in {}",
+            geo(&all),
+            all.len(),
+            by_rank.join(", "),
+            behind.len()
+        );
+        for line in behind {
+            let _ = writeln!(md, "{line}");
+        }
+    }
+    let cheap = |m: &Measured| matches!(m.case.label().as_str(), "nearest" | "nearest-exact" | "bilinear" | "area");
+    for (kind, is_cheap, target) in [
+        ("cheap modes (nearest, bilinear, area)", true, 70.0),
+        ("tap-heavy modes", false, 50.0),
+    ] {
+        let large: Vec<&Measured> = results
+            .iter()
+            .filter(|m| m.case.bytes() > 64 << 20 && cheap(m) == is_cheap)
+            .collect();
+        let share = |d: Duration, m: &Measured| 100.0 * m.copy.as_secs_f64() / d.as_secs_f64();
+        let meets = |pick: fn(&Measured) -> Duration| large.iter().filter(|m| share(pick(m), m) >= target).count();
+        let _ = writeln!(
+            md,
+            "- {kind} above 64 MB at >= {target}% of the copy: forward {} of {}, backward {} of {}",
+            meets(|m| m.forward),
+            large.len(),
+            meets(|m| m.backward),
+            large.len()
+        );
+    }
+    let raises = results
+        .iter()
+        .filter(|m| torch.get(&m.case.key()).and_then(|t| t.deterministic) == Some(false))
+        .count();
+    let _ = writeln!(
+        md,
+        "- PyTorch's backward raises under deterministic mode in {raises} cases; interp is deterministic in all\n"
+    );
+    md
+}
+
 /// Prints the Markdown table and writes it (and a CSV) under `out_dir`.
 pub fn summary(results: &[Measured], torch: &HashMap<String, TorchTimes>, runtime: &str, out_dir: Option<&str>) {
-    let mut md = String::new();
-    let _ = writeln!(md, "Runtime: {runtime}. GB/s = (grad_out bytes read + grad_in bytes written) / median device time; forward counts input + output bytes the same way. `copy` is a device-to-device copy moving the same bytes. PyTorch ratio = PyTorch time / interp time (> 1: interp faster).\n");
+    let mut md = verdict(results, torch);
+    let _ = writeln!(md, "## All cases\n\nRuntime: {runtime}. interp times one `Resampler` per case (tables built once, as a layer keeps it), median device time of 21 runs, each after an L2 flush. GB/s = (grad_out bytes read + grad_in bytes written) / time; forward counts input + output bytes the same way. `copy` is a device-to-device copy moving the same bytes. PyTorch ratio = PyTorch time / interp time (> 1: interp faster).\n");
     let _ = writeln!(md, "| case | interp bwd ms | bwd GB/s | % copy | PyTorch bwd ms | bwd ratio | PyTorch deterministic | interp fwd ms | fwd GB/s | PyTorch fwd ms | fwd ratio |");
     let _ = writeln!(md, "|---|---:|---:|---:|---:|---:|:-:|---:|---:|---:|---:|");
     let mut csv = String::from("case,mode,dtype,layout,bytes,interp_fwd_ms,interp_bwd_ms,copy_ms,torch_fwd_ms,torch_bwd_ms\n");
