@@ -110,10 +110,16 @@ def cpu_aa_bug(case, x_shape, y_shape):
 
 def cpu_nearest_shortcut(case, x_shape, y_shape):
     """PyTorch CPU's `nearest_idx` copies (out == in) or halves (out == 2 in) the index before
-    it looks at a scale factor; PyTorch CUDA applies the scale (`floor(o * (float)(1 / f))`),
-    and so does interp. They differ when a scale factor gives such an output size."""
-    return case["mode"] == "nearest" and "scale" in case and any(
-        o in (i, 2 * i) and f != o / i for i, o, f in zip(x_shape[2:], y_shape[2:], case["scale"]))
+    it looks at a scale factor, and its linear modes copy an axis whose output length equals
+    its input length (`compute_source_index_and_lambda`); PyTorch CUDA applies the scale
+    (`floor(o * (float)(1 / f))`, `area_pixel_compute_scale`), and so does interp. They differ
+    when a scale factor gives such an output length (a factor in [1, 1 + 1/in), or 2 for nearest)."""
+    if "scale" not in case or case["aa"]:
+        return False
+    sizes = list(zip(x_shape[2:], y_shape[2:], case["scale"]))
+    if case["mode"] == "nearest":
+        return any(o in (i, 2 * i) and f != o / i for i, o, f in sizes)
+    return case["mode"] == "bilinear" and any(o == i and f != 1 for i, o, f in sizes)
 
 
 def nearest_reference(torch, F, x, g, case):
@@ -312,7 +318,7 @@ def main():
         print(f"{len(cpu_bug_cases)} antialias cases with output width 1 judged against PyTorch CPU transposed "
               f"(its direct result there is wrong; see cpu_aa_bug)")
     for case in shortcut_cases:
-        print("PyTorch CPU's nearest shortcut (interp follows CUDA, see cpu_nearest_shortcut):", case)
+        print("PyTorch CPU's equal-length shortcut (interp follows CUDA, see cpu_nearest_shortcut):", case)
     for dtype in sorted(skipped_dtype):
         print(f"{dtype}: not supported by this device, its cases skipped")
     if cuda:

@@ -19,7 +19,8 @@
 //! # Ok::<(), interp_runtime::InterpError>(())
 //! ```
 //!
-//! Tensors are any-strided 4-D (N, C, H, W) views of cubecl handles ([`TensorRef`]). Every
+//! Tensors are any-strided (N, C, L), (N, C, H, W) or (N, C, D, H, W) views of cubecl handles
+//! ([`TensorRef`]); [`Options::sizes`] takes one output length per spatial axis. Every
 //! argument is validated first; a refusal is an [`InterpError`] and nothing is written. A layer
 //! that resizes the same shapes every step keeps a [`Resampler`]: its tables are built once.
 #![warn(missing_docs)]
@@ -52,7 +53,7 @@ pub use error::InterpError;
 pub use filter::{sinc, Filter, MAX_SUPPORT};
 pub use method::{Method, Mode, Sampler};
 pub use options::{Border, Options, Resize, Spatial, Strategy, Tuning};
-pub use plan::MAX_AXIS;
+pub use plan::{MAX_AXIS, RANKS};
 pub use resampler::Resampler;
 pub use tensor::TensorRef;
 

@@ -25,7 +25,7 @@ const fn sizes(label: &'static str, input: &'static [usize], sizes: Spatial<usiz
     }
 }
 
-const GEOMETRIES: [Geometry; 9] = [
+const GEOMETRIES: [Geometry; 10] = [
     sizes("L up 2x", &[2, 3, 7], Spatial::one(14)),
     sizes("L down 3x", &[1, 4, 24], Spatial::one(8)),
     sizes("L 13->5", &[2, 2, 13], Spatial::one(5)),
@@ -39,6 +39,14 @@ const GEOMETRIES: [Geometry; 9] = [
         input: &[1, 2, 5, 6, 4],
         resize: Resize::Scale {
             factors: Spatial::three(1.6, 0.5, 2.25),
+            recompute: false,
+        },
+    },
+    Geometry {
+        label: "DHW scale 0.7 x 1.37 x 0.5 (plane pass first)",
+        input: &[2, 5, 19, 2, 13],
+        resize: Resize::Scale {
+            factors: Spatial::three(0.7, 1.37, 0.5),
             recompute: false,
         },
     },
