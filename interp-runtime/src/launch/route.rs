@@ -282,7 +282,7 @@ mod tests {
     fn a_layout_without_any_fold_is_a_typed_error() {
         // Every axis padded: no stride is another's size times its stride.
         let shape = vec![2, 3, 4, 5, 6];
-        let strides = vec![3 * 5 * 6 * 8 * 11, 5 * 6 * 8 * 11, 6 * 8 * 11, 8 * 11, 11];
+        let strides = [3 * 5 * 6 * 8 * 11, 5 * 6 * 8 * 11, 6 * 8 * 11, 8 * 11, 11];
         let padded = Checked {
             shape: shape.clone(),
             strides: strides.iter().map(|s| s + 1).collect(),
