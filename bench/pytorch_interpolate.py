@@ -10,6 +10,7 @@ Usage: python3 pytorch_interpolate.py OUT.jsonl [--workloads FILE] [--only TEXT]
 import argparse
 import json
 import os
+import sys
 
 import torch
 import torch.nn.functional as F
@@ -71,38 +72,57 @@ def main():
     parser.add_argument("--workloads", default=os.path.join(os.path.dirname(__file__), "workloads.json"))
     parser.add_argument("--only", default="")
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--after", help="resume: skip the cases up to and including this key, append")
     args = parser.parse_args()
     suite = json.load(open(args.workloads))
     torch.manual_seed(0)
     done = 0
-    with open(args.out, "w") as out:
+    skipping = args.after is not None
+    with open(args.out, "a" if skipping else "w") as out:
         for w, layout, dname, label in cases(suite):
             key = f"{w['name']} {layout} {dname} {label}"
+            if skipping:
+                skipping = key != args.after
+                continue
             if args.only not in key or (args.quick and done >= 12):
                 continue
             done += 1
             record = {"key": key}
             rank = len(w["input"])
             call = torch_call(rank, label, bool(w.get("align_corners", False)))
-            if call is not None:
-                mode, kwargs = call
-                size = tuple(w["size"])
-                run = lambda t: F.interpolate(t, size=size, mode=mode, **kwargs)
-                x = torch.rand(w["input"], device="cuda", dtype=DTYPES[dname]).mul_(2).sub_(1)
-                if layout == "nhwc":
-                    x = channels_last(x)
-                x.requires_grad_(True)
-                y = run(x)
-                g = torch.rand_like(y).mul_(2).sub_(1)
-                record["forward_ms"] = do_bench(lambda: run(x.detach()), warmup=25, rep=100, return_mode="median")
-                record["backward_ms"] = do_bench(
-                    lambda: torch.autograd.grad(y, x, g, retain_graph=True), warmup=25, rep=100, return_mode="median"
-                )
-                record["deterministic"] = deterministic_ok(run, x)
-                del x, y, g
-                torch.cuda.empty_cache()
+            try:
+                measure(record, call, w, layout, dname)
+            except Exception as e:  # noqa: BLE001 - a PyTorch failure is a result too
+                record["error"] = str(e).splitlines()[0]
+                print(json.dumps(record), flush=True)
+                out.write(json.dumps(record) + "\n")
+                out.close()
+                # A CUDA error leaves the context unusable: go on in a fresh process.
+                argv = [sys.executable, __file__, args.out, "--workloads", args.workloads, "--only", args.only, "--after", key]
+                os.execv(sys.executable, argv + (["--quick"] if args.quick else []))
             print(json.dumps(record), flush=True)
             out.write(json.dumps(record) + "\n")
+
+
+def measure(record, call, w, layout, dname):
+    """PyTorch's times for one case into `record` (nothing when PyTorch has no such resize)."""
+    if call is not None:
+        mode, kwargs = call
+        size = tuple(w["size"])
+        run = lambda t: F.interpolate(t, size=size, mode=mode, **kwargs)
+        x = torch.rand(w["input"], device="cuda", dtype=DTYPES[dname]).mul_(2).sub_(1)
+        if layout == "nhwc":
+            x = channels_last(x)
+        x.requires_grad_(True)
+        y = run(x)
+        g = torch.rand_like(y).mul_(2).sub_(1)
+        record["forward_ms"] = do_bench(lambda: run(x.detach()), warmup=25, rep=100, return_mode="median")
+        record["backward_ms"] = do_bench(
+            lambda: torch.autograd.grad(y, x, g, retain_graph=True), warmup=25, rep=100, return_mode="median"
+        )
+        record["deterministic"] = deterministic_ok(run, x)
+        del x, y, g
+        torch.cuda.empty_cache()
 
 
 if __name__ == "__main__":
