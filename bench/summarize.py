@@ -1,39 +1,50 @@
-"""Target verdicts from the bench CSV (backward): GB/s >= 3000, never slower than PyTorch,
-bilinear >= 2x, bicubic and antialias >= 10x. Usage: python3 summarize.py bench.csv"""
+"""Per-workload summary of the bench CSV (docs/BENCHMARKS.md's table): for each workload of
+bench/workloads.json, its cases, the geometric-mean and worst speed-up over PyTorch forward and
+backward (PyTorch time / interp time; cases without a PyTorch kernel left out), and interp's
+mean share of the copy roofline. Usage: python3 summarize.py bench.csv [--compare OLD.csv]
+"""
 import csv
+import math
 import sys
 
-rows = list(csv.DictReader(open(sys.argv[1])))
+
+def geo(values):
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else None
 
 
-def gbps(r, key):
-    return int(r["bytes"]) / (float(r[key]) * 1e-3) / 1e9
+def load(path):
+    rows = list(csv.DictReader(open(path)))
+    groups = {}
+    for r in rows:
+        groups.setdefault(r["case"].split(" ")[0], []).append(r)
+    return rows, groups
 
 
-n = len(rows)
-fast = [r for r in rows if gbps(r, "interp_bwd_ms") >= 3000]
-with_torch = [r for r in rows if r["torch_bwd_ms"]]
-slower = [r for r in with_torch if float(r["torch_bwd_ms"]) < float(r["interp_bwd_ms"])]
-fwd_slower = [r for r in with_torch if r["torch_fwd_ms"] and float(r["torch_fwd_ms"]) < float(r["interp_fwd_ms"])]
+def ratios(rows, kind):
+    return [float(r[f"torch_{kind}_ms"]) / float(r[f"interp_{kind}_ms"]) for r in rows if r[f"torch_{kind}_ms"]]
 
 
-def speedup(r):
-    return float(r["torch_bwd_ms"]) / float(r["interp_bwd_ms"])
+def main():
+    rows, groups = load(sys.argv[1])
+    old = load(sys.argv[sys.argv.index("--compare") + 1])[0] if "--compare" in sys.argv else None
+    fmt = lambda v: "-" if v is None else f"{v:.2f}x"
+    print("| workload | cases | forward (geo-mean) | forward (worst) | backward (geo-mean) | backward (worst) | % of copy fwd / bwd |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name, rs in groups.items():
+        f, b = ratios(rs, "fwd"), ratios(rs, "bwd")
+        share = lambda kind: sum(100 * float(r["copy_ms"]) / float(r[f"interp_{kind}_ms"]) for r in rs) / len(rs)
+        print(f"| {name} | {len(rs)} | {fmt(geo(f))} | {fmt(min(f) if f else None)} | {fmt(geo(b))} | {fmt(min(b) if b else None)} "
+              f"| {share('fwd'):.0f}% / {share('bwd'):.0f}% |")
+    f, b = ratios(rows, "fwd"), ratios(rows, "bwd")
+    print(f"\nAll: forward {fmt(geo(f))} over {len(f)} cases ({sum(r < 1 for r in f)} behind PyTorch), "
+          f"backward {fmt(geo(b))} over {len(b)} ({sum(r < 1 for r in b)} behind).")
+    if old:
+        before = {r["case"]: r for r in old}
+        for kind in ("fwd", "bwd"):
+            changes = [float(before[r["case"]][f"interp_{kind}_ms"]) / float(r[f"interp_{kind}_ms"]) for r in rows if r["case"] in before]
+            print(f"interp {kind} vs {sys.argv[sys.argv.index('--compare') + 1]}: geo-mean {geo(changes):.3f}x faster over {len(changes)} cases, "
+                  f"best {max(changes):.2f}x, worst {min(changes):.2f}x")
 
 
-def target(mode):
-    return 2.0 if mode == "bilinear" else 10.0 if mode in ("bicubic", "bilinear-aa", "bicubic-aa") else 1.0
-
-
-missed_ratio = [r for r in with_torch if speedup(r) < target(r["mode"])]
-best = max(gbps(r, "interp_bwd_ms") for r in rows)
-print(f"- backward cases: {n}; at >= 3 TB/s: {len(fast)}; best {best:.0f} GB/s")
-print(f"- backward slower than PyTorch: {len(slower)} of {len(with_torch)} cases with a PyTorch kernel")
-for r in slower:
-    print(f"  - {r['case']}: interp {float(r['interp_bwd_ms']):.3f} ms, PyTorch {float(r['torch_bwd_ms']):.3f} ms")
-print(f"- backward below its speed-up target (bilinear 2x, bicubic/aa 10x, others 1x): {len(missed_ratio)} of {len(with_torch)}")
-print(f"- forward slower than PyTorch: {len(fwd_slower)} of {len(with_torch)}")
-geo = 1.0
-for r in with_torch:
-    geo *= speedup(r)
-print(f"- geometric-mean backward speed-up over PyTorch: {geo ** (1 / len(with_torch)):.2f}x")
+if __name__ == "__main__":
+    main()

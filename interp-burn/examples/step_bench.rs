@@ -70,6 +70,30 @@ fn step_ms(how: Upsample, [n, c, h, w]: [usize; 4], steps: usize) -> f64 {
     times[times.len() / 2]
 }
 
+/// The upsample alone inside Burn's autodiff graph: `x` (tracked) -> 2x upsample -> squared
+/// mean -> backward, so the op's forward and backward dominate the step.
+fn op_ms(how: Upsample, [n, c, h, w]: [usize; 4], steps: usize) -> f64 {
+    let device = Default::default();
+    let x = Tensor::<B, 4>::random([n, c, h, w], Distribution::Uniform(-1.0, 1.0), &device).require_grad();
+    let mut times = vec![];
+    for i in 0..steps + 3 {
+        let start = Instant::now();
+        let up = match how {
+            Upsample::Burn => burn_interpolate(x.clone(), [2 * h, 2 * w], BurnOptions::new(InterpolateMode::Nearest)),
+            Upsample::Interp(mode) => interpolate(x.clone(), [2 * h, 2 * w], InterpolateOptions::new(mode)),
+        };
+        let grads = up.powf_scalar(2.0).mean().backward();
+        let dx = x.grad(&grads).expect("x is tracked");
+        <Inner as Backend>::sync(&device).expect("device sync");
+        drop(dx);
+        if i >= 3 {
+            times.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
 fn main() {
     let shapes: [[usize; 4]; 3] = [[16, 64, 64, 64], [8, 128, 128, 128], [64, 256, 16, 16]];
     println!("| block input (N, C, H, W) | Burn nearest | interp nearest | interp bilinear | interp bicubic |");
@@ -87,4 +111,20 @@ fn main() {
         println!("| {shape:?} | {} |", ms.join(" | "));
     }
     println!("(median training step: 1x1 conv, 2x upsample, 3x3 conv, MSE, backward, Adam; device synced each step)");
+    println!();
+    println!("| upsample input (N, C, H, W) | Burn nearest | interp nearest | interp bilinear | interp bicubic |");
+    println!("|---|---|---|---|---|");
+    for shape in shapes {
+        let ms: Vec<String> = [
+            Upsample::Burn,
+            Upsample::Interp(Mode::Nearest),
+            Upsample::Interp(Mode::Bilinear),
+            Upsample::Interp(Mode::Bicubic),
+        ]
+        .into_iter()
+        .map(|how| format!("{:.3} ms", op_ms(how, shape, 20)))
+        .collect();
+        println!("| {shape:?} | {} |", ms.join(" | "));
+    }
+    println!("(median of x -> 2x upsample -> mean(y^2) -> backward -> grad(x) in Burn's autodiff graph; device synced each step)");
 }

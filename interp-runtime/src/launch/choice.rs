@@ -5,7 +5,7 @@
 //! tuning: no timing, no environment.
 
 use cubecl::prelude::*;
-use interp_kernels::gather::{MAX_STRIP, STRIP_GROUP, TILE_H, TILE_W};
+use interp_kernels::gather::{MAX_STRIP, STRIP_GROUP, TILE_H, TILE_SOURCE_ROWS, TILE_W};
 
 use super::gather::GatherIo;
 use crate::error::InterpError;
@@ -55,7 +55,8 @@ pub(crate) fn check_loop_limit<R: Runtime>(client: &ComputeClient<R>, rows: usiz
 /// (docs/PERFORMANCE.md):
 /// gathers of channel vectors (NHWC) go one pass unless the filter has very many tap pairs;
 /// scalar gathers (NCHW) go through shared-memory tiles unless four tap pairs or fewer per
-/// output make the one-pass kernels cheaper.
+/// output make the one-pass kernels cheaper, or a tile's source rows would not fit shared
+/// memory (then two passes above 16 pairs).
 /// A strategy whose launch would not fit the device (tiles beyond its grid, an intermediate
 /// beyond its largest allocation) falls back to one that does, so the choice stays a pure
 /// function of the shapes and the device. Rows whose tap pairs exceed the runtime's loop cap
@@ -87,7 +88,10 @@ pub(super) fn strategy<R: Runtime>(
                 Strategy::OnePass
             }
         }
-        _ if tap_pairs > 4.0 => Strategy::Tiled,
+        _ if tap_pairs > 4.0 && tiles_stay_in_shared_memory(io, widths.0) => Strategy::Tiled,
+        // Tiles that would fall back to the direct sum (a tall downsample: more source rows
+        // than shared memory holds) lose to two passes above v4's 16 pairs.
+        _ if tap_pairs > 16.0 => Strategy::TwoPass,
         _ => Strategy::OnePass,
     };
     let chosen = if chosen == Strategy::Tiled && !tiles_fit {
@@ -103,6 +107,18 @@ pub(super) fn strategy<R: Runtime>(
         return Strategy::OnePass;
     }
     chosen
+}
+
+/// Whether a tile's source rows fit the tiled kernel's shared memory, so it takes its fast
+/// path: `TILE_H` consecutive destination rows read about `(TILE_H - 1) * ceil(src_h / dst_h)`
+/// rows plus one row's taps (`row_taps`, the rows table's width). Past `TILE_SOURCE_ROWS` the
+/// kernel sums every tap pair of every output directly, as one pass does but with one
+/// output per unit and scattered reads (seen on the H200's workload suite, 2026-12-03: 8x
+/// antialiased and 64x area downsamples at 0.04-0.3x PyTorch's forward).
+fn tiles_stay_in_shared_memory(io: &GatherIo, row_taps: u64) -> bool {
+    let (src_h, dst_h) = (io.src_view.shape[2] as u64, io.dst_view.shape[2] as u64);
+    let rows = (TILE_H as u64 - 1) * src_h.div_ceil(dst_h) + row_taps;
+    rows <= TILE_SOURCE_ROWS as u64
 }
 
 /// Shape of the two-pass intermediate, and whether the width is resampled first: the axis
