@@ -23,7 +23,7 @@ pub fn ensure_device() -> Result<(), String> {
         .map_err(|still| format!("after installing {}: {still}", PACKAGES.join(" ")))
 }
 
-fn is_root() -> bool {
+pub(crate) fn is_root() -> bool {
     Command::new("id")
         .arg("-u")
         .output()

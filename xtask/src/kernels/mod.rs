@@ -4,7 +4,10 @@
 //! - CUDA: compiled to PTX by NVRTC for sm_90a and assembled by ptxas for its register,
 //!   spill and shared-memory report; a compile error or a spill fails;
 //! - WGSL: parsed and validated by naga;
-//! - HIP: written out (no ROCm here), its entry point and braces checked.
+//! - HIP: compiled and linked to AMDGPU code objects for gfx942 and gfx90a by clang 19 with
+//!   ROCm 5.2's HIP headers and device libraries (Debian's packages), for its VGPR, SGPR,
+//!   spill, scratch and LDS report; a compile error or a spill fails. Kernels the toolchain's
+//!   headers cannot take (bf16: ROCm 5.2 has no `hip_bf16.h`) are shape-checked and listed.
 //!
 //! Sources (and PTX) land in `target/kernel-sources/<backend>/` for inspection. They are not
 //! committed: CubeCL 0.10 orders local declarations and shared-memory offsets by hash-map
@@ -13,6 +16,7 @@
 
 mod catalog;
 mod cuda_tools;
+mod hip;
 mod nvrtc;
 mod ptxas;
 mod report;
@@ -46,13 +50,38 @@ pub fn run() -> Result<Report, String> {
             None
         }
     };
-    report
-        .skips
-        .push(Skip::new("HIP compile", "no ROCm here: sources kept as artifacts".into()));
+    let sources = target.join("kernel-sources");
+    let hip = match hip::HipToolchain::find_or_install() {
+        Ok(hip) => {
+            fs::create_dir_all(&sources).map_err(|e| format!("{}: {e}", sources.display()))?;
+            let hip = hip.rejecting_broken_kernels(&sources)?;
+            report.notes.push(format!("HIP: {} for {}", hip.version, hip::ARCHS.join(", ")));
+            Some(hip)
+        }
+        Err(reason) => {
+            report.skips.push(Skip::new("HIP compile", format!("{reason}: sources shape-checked only")));
+            None
+        }
+    };
+    let tools = Tools {
+        cuda: cuda.as_ref(),
+        hip: hip.as_ref(),
+    };
     for backend in Backend::ALL {
-        check_backend(&client, backend, &target.join("kernel-sources"), cuda.as_ref(), &mut report)?;
+        check_backend(&client, backend, &sources, &tools, &mut report)?;
+    }
+    if hip.as_ref().is_some_and(|h| !h.has_header("hip/hip_bf16.h")) {
+        report
+            .skips
+            .push(Skip::new("HIP gather bf16 compile", "ROCm 5.2's headers have no hip/hip_bf16.h (ROCm 6+): shape-checked only".into()));
     }
     Ok(report)
+}
+
+/// The compilers available for the checks.
+struct Tools<'a> {
+    cuda: Option<&'a CudaToolchain>,
+    hip: Option<&'a hip::HipToolchain>,
 }
 
 /// Every kernel on one backend; sources into `out/<extension>/`.
@@ -60,7 +89,7 @@ fn check_backend(
     client: &ComputeClient<WgpuRuntime>,
     backend: Backend,
     out: &Path,
-    cuda: Option<&CudaToolchain>,
+    tools: &Tools,
     report: &mut Report,
 ) -> Result<(), String> {
     let dir = out.join(backend.extension());
@@ -72,23 +101,29 @@ fn check_backend(
             report.skips.push(Skip::new(&what, reason.into()));
         }
     }
-    // ptxas's figures per kernel, for comparing with a driver's JIT (bench/ptx_resources.py).
-    let mut resources = String::from("kernel,registers,spill_stores,spill_loads,shared_bytes,stack_bytes\n");
+    // The compilers' figures per kernel (ptxas's: for comparing with a driver's JIT,
+    // bench/ptx_resources.py; clang's: worst over the AMDGPU architectures).
+    let mut resources = String::from("kernel,registers,scalar_registers,spill_stores,spill_loads,shared_bytes,stack_bytes\n");
     for group in catalog::groups(client, backend) {
         let mut line = Line::new(backend, &group.label);
         for kernel in group.kernels {
             let stem = file_stem(&kernel.name);
             let file = dir.join(format!("{stem}.{}", backend.extension()));
-            let checked = check(backend, kernel.definition, &file, cuda);
+            let checked = check(backend, kernel.definition, &file, tools);
             if let Checked::Ok(Some(r)) = &checked {
-                let row = [r.registers, r.spill_stores, r.spill_loads, r.shared_bytes, r.stack_bytes];
+                let row = [r.registers, r.scalar_registers, r.spill_stores, r.spill_loads, r.shared_bytes, r.stack_bytes];
                 resources.push_str(&format!("{stem},{}\n", row.map(|n| n.to_string()).join(",")));
             }
             line.record(&kernel.name, checked);
         }
         report.lines.push(line);
     }
-    if backend == Backend::Cuda && cuda.is_some() {
+    let compiled = match backend {
+        Backend::Cuda => tools.cuda.is_some(),
+        Backend::Hip => tools.hip.is_some(),
+        Backend::Wgsl => false,
+    };
+    if compiled {
         let path = dir.join("resources.csv");
         fs::write(&path, resources).map_err(|e| format!("{}: {e}", path.display()))?;
     }
@@ -135,20 +170,39 @@ pub enum Checked {
     Failed(String),
 }
 
-fn check(backend: Backend, definition: KernelDefinition, file: &Path, cuda: Option<&CudaToolchain>) -> Checked {
+fn check(backend: Backend, definition: KernelDefinition, file: &Path, tools: &Tools) -> Checked {
     let outcome = (|| {
         let sources::Compiled { source, shared_bytes } = backend.compile(definition)?;
         fs::write(file, &source).map_err(|e| format!("{}: {e}", file.display()))?;
-        match (backend, cuda) {
-            (Backend::Wgsl, _) => wgsl::validate(&source).map(|()| None),
-            (Backend::Hip, _) => hip_shape(&source).map(|()| None),
-            (Backend::Cuda, None) => Ok(None),
-            (Backend::Cuda, Some(cuda)) => {
-                let mut resources = cuda.resources(&source, file)?;
-                // cubecl declares shared memory dynamically: ptxas counts only static arrays.
-                resources.shared_bytes += shared_bytes as u32;
-                Ok(Some(resources))
+        // cubecl declares shared memory dynamically: the compilers count only static arrays.
+        let with_shared = |mut r: ptxas::Resources| {
+            r.shared_bytes += shared_bytes as u32;
+            r
+        };
+        match backend {
+            Backend::Wgsl => wgsl::validate(&source).map(|()| None),
+            Backend::Hip => {
+                hip_shape(&source)?;
+                match tools.hip {
+                    Some(hip) if !source.contains("hip/hip_bf16.h") || hip.has_header("hip/hip_bf16.h") => {
+                        // One clang per architecture, side by side (the check's longest step).
+                        let reports: Vec<Result<ptxas::Resources, String>> = std::thread::scope(|scope| {
+                            let jobs: Vec<_> = hip::ARCHS.iter().map(|arch| scope.spawn(move || hip.resources(file, arch))).collect();
+                            jobs.into_iter().map(|job| job.join().expect("a clang job panicked")).collect()
+                        });
+                        let mut worst = ptxas::Resources::default();
+                        for report in reports {
+                            worst = worst.max(report?);
+                        }
+                        Ok(Some(with_shared(worst)))
+                    }
+                    _ => Ok(None),
+                }
             }
+            Backend::Cuda => match tools.cuda {
+                None => Ok(None),
+                Some(cuda) => cuda.resources(&source, file).map(|r| Some(with_shared(r))),
+            },
         }
     })();
     match outcome {

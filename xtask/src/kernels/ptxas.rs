@@ -1,5 +1,5 @@
 //! ptxas's resource report of one kernel's PTX for sm_90: registers, spills, shared memory,
-//! stack.
+//! stack (the same figures serve the HIP check's clang remarks).
 
 use std::path::Path;
 use std::process::Command;
@@ -7,7 +7,10 @@ use std::process::Command;
 /// What ptxas reports for one entry function.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Resources {
+    /// Registers per thread (CUDA), vector registers per lane (AMDGPU VGPRs).
     pub registers: u32,
+    /// AMDGPU scalar registers (SGPRs) per wave; 0 for CUDA.
+    pub scalar_registers: u32,
     pub spill_stores: u32,
     pub spill_loads: u32,
     pub shared_bytes: u32,
@@ -18,6 +21,18 @@ pub struct Resources {
 impl Resources {
     pub fn spills(&self) -> u32 {
         self.spill_stores + self.spill_loads
+    }
+
+    /// The worst of each figure of two reports (one kernel on two architectures).
+    pub fn max(self, other: Resources) -> Resources {
+        Resources {
+            registers: self.registers.max(other.registers),
+            scalar_registers: self.scalar_registers.max(other.scalar_registers),
+            spill_stores: self.spill_stores.max(other.spill_stores),
+            spill_loads: self.spill_loads.max(other.spill_loads),
+            shared_bytes: self.shared_bytes.max(other.shared_bytes),
+            stack_bytes: self.stack_bytes.max(other.stack_bytes),
+        }
     }
 }
 

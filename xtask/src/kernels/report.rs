@@ -15,6 +15,7 @@ pub struct Line {
     /// Kernels with a ptxas report (CUDA with the tools).
     pub assembled: usize,
     pub max_registers: u32,
+    pub max_scalar_registers: u32,
     pub spill_bytes: u32,
     pub max_shared_bytes: u32,
     pub max_stack_bytes: u32,
@@ -29,6 +30,7 @@ impl Line {
             compiled: 0,
             assembled: 0,
             max_registers: 0,
+            max_scalar_registers: 0,
             spill_bytes: 0,
             max_shared_bytes: 0,
             max_stack_bytes: 0,
@@ -43,6 +45,7 @@ impl Line {
                 if let Some(r) = resources {
                     self.assembled += 1;
                     self.max_registers = self.max_registers.max(r.registers);
+                    self.max_scalar_registers = self.max_scalar_registers.max(r.scalar_registers);
                     self.max_shared_bytes = self.max_shared_bytes.max(r.shared_bytes);
                     self.max_stack_bytes = self.max_stack_bytes.max(r.stack_bytes);
                     self.spill_bytes += r.spills();
@@ -66,7 +69,15 @@ impl Line {
         if !self.failures.is_empty() {
             write!(cell, ", {} FAILED", self.failures.len()).unwrap();
         }
-        if self.assembled > 0 {
+        if self.assembled > 0 && self.backend == Backend::Hip {
+            write!(cell, ", {} vgprs, {} sgprs, {} spill", self.max_registers, self.max_scalar_registers, self.spill_bytes).unwrap();
+            if self.max_shared_bytes > 0 {
+                write!(cell, ", {} B lds", self.max_shared_bytes).unwrap();
+            }
+            if self.max_stack_bytes > 0 {
+                write!(cell, ", {} B scratch", self.max_stack_bytes).unwrap();
+            }
+        } else if self.assembled > 0 {
             write!(cell, ", {} regs, {} spill", self.max_registers, self.spill_bytes).unwrap();
             if self.max_shared_bytes > 0 {
                 write!(cell, ", {} B smem", self.max_shared_bytes).unwrap();
@@ -98,6 +109,8 @@ impl Skip {
 pub struct Report {
     pub lines: Vec<Line>,
     pub skips: Vec<Skip>,
+    /// Toolchains used, printed under the table.
+    pub notes: Vec<String>,
 }
 
 impl Report {
@@ -126,7 +139,7 @@ impl Report {
             .iter()
             .map(|b| match b {
                 Backend::Cuda => "CUDA sm_90a (NVRTC + ptxas)".to_string(),
-                Backend::Hip => "HIP (source)".to_string(),
+                Backend::Hip => "HIP gfx942 + gfx90a (clang 19)".to_string(),
                 Backend::Wgsl => "WGSL (naga)".to_string(),
             })
             .collect();
@@ -157,6 +170,9 @@ impl Report {
              regs: most registers per thread of the group; spill: bytes spilled; stack: local memory without spills, e.g. sin/cos range reduction)"
         )
         .unwrap();
+        for note in &self.notes {
+            writeln!(out, "  {note}").unwrap();
+        }
         for skip in &self.skips {
             writeln!(out, "  skipped: {}: {}", skip.what, skip.reason).unwrap();
         }
