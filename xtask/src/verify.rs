@@ -21,6 +21,19 @@ pub fn run() -> Result<(), String> {
     // Each library crate packaged as crates.io would receive it and built from that package,
     // against the other packaged crates; nothing is uploaded.
     cargo("package", &["publish", "--dry-run", "--workspace", "--allow-dirty"])?;
+    // The HIP runtime's build: cubecl-hip-sys loads ROCm's libraries at run time, so the
+    // library, its tests and examples build and link without ROCm (they need an AMD GPU to run).
+    let hip = [
+        "build",
+        "-p",
+        "interp-runtime",
+        "--no-default-features",
+        "--features",
+        "hip,testing",
+        "--tests",
+        "--examples",
+    ];
+    cargo("hip build", &hip)?;
     // The tests run on the default runtime: make sure the machine has a device for it.
     crate::vulkan::ensure_device()?;
     // The UI tests (trybuild) run as part of the workspace tests, in interp-macros/tests/ui.rs.

@@ -35,7 +35,9 @@ impl HipToolchain {
         if !Self::present() {
             let command = format!("apt-get install -y {}", PACKAGES.join(" "));
             if !crate::vulkan::is_root() {
-                return Err(format!("clang-19 and ROCm's HIP headers are not installed; run `{command}` as root"));
+                return Err(format!(
+                    "clang-19 and ROCm's HIP headers are not installed; run `{command}` as root"
+                ));
             }
             println!("kernels: installing {}", PACKAGES.join(" "));
             let status = Command::new("apt-get")
@@ -92,10 +94,18 @@ impl HipToolchain {
         command
             .args(["-x", "hip", "--cuda-device-only", "-nogpulib", "-nogpuinc", "-O3"])
             .arg(format!("--offload-arch={arch}"))
-            .args(["-isystem", &self.resource_dir, "-include", "__clang_hip_runtime_wrapper.h", "-I/usr/include"])
+            .args([
+                "-isystem",
+                &self.resource_dir,
+                "-include",
+                "__clang_hip_runtime_wrapper.h",
+                "-I/usr/include",
+            ])
             .arg("-Rpass-analysis=kernel-resource-usage");
         for library in LIBRARIES.iter().map(|l| l.to_string()).chain([isa_library(arch)]) {
-            command.args(["-Xclang", "-mlink-builtin-bitcode", "-Xclang"]).arg(bitcode(&library));
+            command
+                .args(["-Xclang", "-mlink-builtin-bitcode", "-Xclang"])
+                .arg(bitcode(&library));
         }
         let output = command
             .arg("-c")
@@ -162,10 +172,18 @@ mod tests {
             .map(|(l, n)| r(l, n))
             .concat();
         report += "k.hip:19:1: remark:     Dynamic Stack: False [-Rpass-analysis=kernel-resource-usage]\n";
-        report += &[("SGPRs Spill", 2), ("VGPRs Spill", 3), ("LDS Size [bytes/block]", 512)].map(|(l, n)| r(l, n)).concat();
+        report += &[("SGPRs Spill", 2), ("VGPRs Spill", 3), ("LDS Size [bytes/block]", 512)]
+            .map(|(l, n)| r(l, n))
+            .concat();
         let parsed = parse(&report).unwrap();
         assert_eq!(
-            (parsed.registers, parsed.scalar_registers, parsed.spill_stores, parsed.stack_bytes, parsed.shared_bytes),
+            (
+                parsed.registers,
+                parsed.scalar_registers,
+                parsed.spill_stores,
+                parsed.stack_bytes,
+                parsed.shared_bytes
+            ),
             (24, 71, 5, 16, 512)
         );
         assert!(parse(&report.replace("Dynamic Stack: False", "Dynamic Stack: True")).is_none());

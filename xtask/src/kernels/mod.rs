@@ -59,7 +59,9 @@ pub fn run() -> Result<Report, String> {
             Some(hip)
         }
         Err(reason) => {
-            report.skips.push(Skip::new("HIP compile", format!("{reason}: sources shape-checked only")));
+            report
+                .skips
+                .push(Skip::new("HIP compile", format!("{reason}: sources shape-checked only")));
             None
         }
     };
@@ -71,9 +73,10 @@ pub fn run() -> Result<Report, String> {
         check_backend(&client, backend, &sources, &tools, &mut report)?;
     }
     if hip.as_ref().is_some_and(|h| !h.has_header("hip/hip_bf16.h")) {
-        report
-            .skips
-            .push(Skip::new("HIP gather bf16 compile", "ROCm 5.2's headers have no hip/hip_bf16.h (ROCm 6+): shape-checked only".into()));
+        report.skips.push(Skip::new(
+            "HIP gather bf16 compile",
+            "ROCm 5.2's headers have no hip/hip_bf16.h (ROCm 6+): shape-checked only".into(),
+        ));
     }
     Ok(report)
 }
@@ -111,7 +114,14 @@ fn check_backend(
             let file = dir.join(format!("{stem}.{}", backend.extension()));
             let checked = check(backend, kernel.definition, &file, tools);
             if let Checked::Ok(Some(r)) = &checked {
-                let row = [r.registers, r.scalar_registers, r.spill_stores, r.spill_loads, r.shared_bytes, r.stack_bytes];
+                let row = [
+                    r.registers,
+                    r.scalar_registers,
+                    r.spill_stores,
+                    r.spill_loads,
+                    r.shared_bytes,
+                    r.stack_bytes,
+                ];
                 resources.push_str(&format!("{stem},{}\n", row.map(|n| n.to_string()).join(",")));
             }
             line.record(&kernel.name, checked);
@@ -187,7 +197,10 @@ fn check(backend: Backend, definition: KernelDefinition, file: &Path, tools: &To
                     Some(hip) if !source.contains("hip/hip_bf16.h") || hip.has_header("hip/hip_bf16.h") => {
                         // One clang per architecture, side by side (the check's longest step).
                         let reports: Vec<Result<ptxas::Resources, String>> = std::thread::scope(|scope| {
-                            let jobs: Vec<_> = hip::ARCHS.iter().map(|arch| scope.spawn(move || hip.resources(file, arch))).collect();
+                            let jobs: Vec<_> = hip::ARCHS
+                                .iter()
+                                .map(|arch| scope.spawn(move || hip.resources(file, arch)))
+                                .collect();
                             jobs.into_iter().map(|job| job.join().expect("a clang job panicked")).collect()
                         });
                         let mut worst = ptxas::Resources::default();

@@ -70,7 +70,12 @@ impl Line {
             write!(cell, ", {} FAILED", self.failures.len()).unwrap();
         }
         if self.assembled > 0 && self.backend == Backend::Hip {
-            write!(cell, ", {} vgprs, {} sgprs, {} spill", self.max_registers, self.max_scalar_registers, self.spill_bytes).unwrap();
+            write!(
+                cell,
+                ", {} vgprs, {} sgprs, {} spill",
+                self.max_registers, self.max_scalar_registers, self.spill_bytes
+            )
+            .unwrap();
             if self.max_shared_bytes > 0 {
                 write!(cell, ", {} B lds", self.max_shared_bytes).unwrap();
             }
