@@ -96,25 +96,18 @@ fn op_ms(how: Upsample, [n, c, h, w]: [usize; 4], steps: usize) -> f64 {
 
 fn main() {
     let shapes: [[usize; 4]; 3] = [[16, 64, 64, 64], [8, 128, 128, 128], [64, 256, 16, 16]];
-    println!("| block input (N, C, H, W) | Burn nearest | interp nearest | interp bilinear | interp bicubic |");
-    println!("|---|---|---|---|---|");
-    for shape in shapes {
-        let ms: Vec<String> = [
-            Upsample::Burn,
-            Upsample::Interp(Mode::Nearest),
-            Upsample::Interp(Mode::Bilinear),
-            Upsample::Interp(Mode::Bicubic),
-        ]
-        .into_iter()
-        .map(|how| format!("{:.2} ms", step_ms(how, shape, 20)))
-        .collect();
-        println!("| {shape:?} | {} |", ms.join(" | "));
-    }
+    table("block input", &shapes, step_ms);
     println!("(median training step: 1x1 conv, 2x upsample, 3x3 conv, MSE, backward, Adam; device synced each step)");
     println!();
-    println!("| upsample input (N, C, H, W) | Burn nearest | interp nearest | interp bilinear | interp bicubic |");
+    table("upsample input", &shapes, op_ms);
+    println!("(median of x -> 2x upsample -> mean(y^2) -> backward -> grad(x) in Burn's autodiff graph; device synced each step)");
+}
+
+/// One markdown row per shape: `time(how, shape, steps)` for Burn's nearest and interp's modes.
+fn table(what: &str, shapes: &[[usize; 4]], time: fn(Upsample, [usize; 4], usize) -> f64) {
+    println!("| {what} (N, C, H, W) | Burn nearest | interp nearest | interp bilinear | interp bicubic |");
     println!("|---|---|---|---|---|");
-    for shape in shapes {
+    for &shape in shapes {
         let ms: Vec<String> = [
             Upsample::Burn,
             Upsample::Interp(Mode::Nearest),
@@ -122,9 +115,8 @@ fn main() {
             Upsample::Interp(Mode::Bicubic),
         ]
         .into_iter()
-        .map(|how| format!("{:.3} ms", op_ms(how, shape, 20)))
+        .map(|how| format!("{:.3} ms", time(how, shape, 20)))
         .collect();
         println!("| {shape:?} | {} |", ms.join(" | "));
     }
-    println!("(median of x -> 2x upsample -> mean(y^2) -> backward -> grad(x) in Burn's autodiff graph; device synced each step)");
 }

@@ -15,12 +15,29 @@ use crate::DefaultRuntime;
 ///
 /// # Errors
 /// [`InterpError::NoDevice`] when wgpu finds no adapter, with the packages that provide the
-/// software Vulkan driver on Debian/Ubuntu. The CUDA and HIP runtimes are asked directly (their
-/// clients panic inside cubecl when no GPU or driver is present).
+/// software Vulkan driver on Debian/Ubuntu, or when a HIP build cannot load ROCm's libraries.
+/// The CUDA runtime is asked directly (its client panics inside cubecl when no GPU or driver is
+/// present).
 pub fn default_client() -> Result<ComputeClient<DefaultRuntime>, InterpError> {
     #[cfg(all(not(feature = "cuda"), not(feature = "hip")))]
     wgpu_adapter()?;
+    #[cfg(all(not(feature = "cuda"), feature = "hip"))]
+    hip_libraries()?;
     Ok(DefaultRuntime::client(&Default::default()))
+}
+
+/// cubecl-hip loads `libamdhip64` and `libhiprtc` when a client starts and panics (across a
+/// thread boundary: an abort) when they are missing; ask the same loader first.
+#[cfg(all(not(feature = "cuda"), feature = "hip"))]
+fn hip_libraries() -> Result<(), InterpError> {
+    if cubecl_hip_sys::is_available() {
+        return Ok(());
+    }
+    Err(InterpError::NoDevice {
+        runtime: "hip",
+        reason: "ROCm's libamdhip64 and libhiprtc cannot be loaded".into(),
+        hint: "Install ROCm 7 (the version cubecl-hip-sys 7.x binds) or point ROCM_PATH / HIP_PATH at it",
+    })
 }
 
 /// Asks wgpu for an adapter the way cubecl's default device does (same graphics API, high
