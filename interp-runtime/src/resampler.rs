@@ -9,7 +9,9 @@ use cubecl::prelude::*;
 
 use crate::dtype::DType;
 use crate::error::InterpError;
-use crate::launch::{axis_table, check_allocation, check_loop_limit, gather, route, Buffer, DeviceTable, Direction, GatherIo, Route, Slot};
+use crate::launch::{
+    axis_table, check_device_array, check_loop_limit, gather, route, Buffer, DeviceTable, Direction, GatherIo, Route, Slot,
+};
 use crate::method::{resolve, Method, Rule};
 use crate::options::{Options, Tuning};
 use crate::plan::{axis_names, plan, Plan};
@@ -149,15 +151,14 @@ impl<R: Runtime> Resampler<R> {
         let route = route(&src_view, &dst_view)?;
         if route.intermediate > 0 {
             let what = format!("the intermediate of a {:?} -> {:?} resize", src_view.shape, dst_view.shape);
-            let max = u32::MAX as u64;
-            if route.intermediate as u64 > max {
-                return Err(InterpError::IndexOverflow {
-                    what: format!("elements of {what}"),
-                    value: route.intermediate as u64,
-                    max,
-                });
-            }
-            check_allocation(&self.client, &what, (route.intermediate * dtype.accumulator().size()) as u64)?;
+            let bytes = dtype.accumulator().size() as u64;
+            check_device_array(
+                &self.client,
+                &what,
+                &format!("elements of {what}"),
+                route.intermediate as u64,
+                bytes,
+            )?;
         }
         Ok(Call {
             src: src.handle,

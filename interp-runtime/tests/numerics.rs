@@ -32,18 +32,6 @@ fn for_all(what: &str, check: impl Fn(&Client, &Case, Layout, DType, u64) -> Res
     );
 }
 
-fn compare(actual: &[f64], gaps_untouched: bool, expected: &[f64], dtype: DType) -> Result<(), String> {
-    if !gaps_untouched {
-        return Err("wrote outside the destination view".into());
-    }
-    let error = relative_error(actual, expected);
-    if error <= tolerance(dtype) {
-        Ok(())
-    } else {
-        Err(format!("relative error {error:.3e} > {:.1e}", tolerance(dtype)))
-    }
-}
-
 #[test]
 fn forward_matches_f64_reference() {
     for_all("forward", |client, case, layout, dtype, seed| {

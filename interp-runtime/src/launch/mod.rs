@@ -10,4 +10,4 @@ mod table;
 pub(crate) use choice::check_loop_limit;
 pub(crate) use gather::{gather, GatherIo};
 pub(crate) use route::{route, Buffer, Route, Slot};
-pub(crate) use table::{axis_table, check_allocation, DeviceTable, Direction};
+pub(crate) use table::{axis_table, check_device_array, DeviceTable, Direction};

@@ -50,14 +50,7 @@ impl HostTable {
     pub fn new<R: Runtime>(client: &ComputeClient<R>, what: &str, taps: &AxisTaps) -> Result<Self, InterpError> {
         let (rows, width) = (taps.rows(), taps.width().max(1));
         let slots = rows as u64 * width as u64;
-        if slots > u32::MAX as u64 {
-            return Err(InterpError::IndexOverflow {
-                what: format!("{what} slots ({rows} rows x {width} taps)"),
-                value: slots,
-                max: u32::MAX as u64,
-            });
-        }
-        check_allocation(client, what, slots * 4)?;
+        check_device_array(client, what, &format!("{what} slots ({rows} rows x {width} taps)"), slots, 4)?;
         let slots = slots as usize;
         let mut index = vec![0u32; slots];
         let mut weight = vec![0f32; slots];
@@ -98,6 +91,26 @@ impl HostTable {
             unit_taps: self.unit_taps,
         }
     }
+}
+
+/// Refuses an array the kernels cannot index in 32 bits (`elements`, named `counted` in the
+/// error) or the device cannot allocate in one piece (named `what`).
+pub(crate) fn check_device_array<R: Runtime>(
+    client: &ComputeClient<R>,
+    what: &str,
+    counted: &str,
+    elements: u64,
+    element_bytes: u64,
+) -> Result<(), InterpError> {
+    let max = u32::MAX as u64;
+    if elements > max {
+        return Err(InterpError::IndexOverflow {
+            what: counted.to_string(),
+            value: elements,
+            max,
+        });
+    }
+    check_allocation(client, what, elements * element_bytes)
 }
 
 /// Refuses one allocation larger than the device's largest (cubecl would panic on it).

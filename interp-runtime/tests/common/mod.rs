@@ -35,3 +35,17 @@ pub fn tolerance(dtype: DType) -> f64 {
         DType::F64 => 1e-6,
     }
 }
+
+/// Ok when every element outside the view still holds poison and `actual` is within the dtype's
+/// tolerance of `expected`; else what went wrong.
+pub fn compare(actual: &[f64], gaps_untouched: bool, expected: &[f64], dtype: DType) -> Result<(), String> {
+    if !gaps_untouched {
+        return Err("wrote outside the destination view".into());
+    }
+    let error = relative_error(actual, expected);
+    if error <= tolerance(dtype) {
+        Ok(())
+    } else {
+        Err(format!("relative error {error:.3e} > {:.1e}", tolerance(dtype)))
+    }
+}
