@@ -9,9 +9,13 @@
 
 use cubecl::prelude::*;
 
+mod sum;
 mod tiled;
 mod width;
 
+use sum::{blocks_of, plain_sum, CompensatedSum};
+
+pub use sum::SUM_BLOCK;
 pub use tiled::{separable_gather_tiled, TILE_H, TILE_SOURCE_ROWS, TILE_W};
 pub use width::{separable_gather_along_width, separable_gather_strips, MAX_STRIP, STRIP_GROUP};
 
@@ -49,7 +53,8 @@ pub struct Sequence4 {
 ///
 /// With `unit_taps` (tables of nearest mappings: each destination index reads consecutive
 /// indices, all with weight one) only the first index of each row is read and no weights:
-/// 4 table loads per output instead of 2 + 2 per tap + 2 per tap pair.
+/// 4 table loads per output instead of 2 + 2 per tap + 2 per tap pair. More than
+/// [`SUM_BLOCK`] tap pairs go through `blocked_sum` (see `sum`).
 #[cube]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn weighted_sum<FS: Float, A: Float, M: Size>(
@@ -67,7 +72,9 @@ pub(crate) fn weighted_sum<FS: Float, A: Float, M: Size>(
     let row_count = rows.count[p as usize];
     let col_count = cols.count[q as usize];
     let mut acc = Vector::<A, M>::new(A::from_int(0));
-    if comptime!(unit_taps) {
+    if !plain_sum(row_count, col_count) {
+        acc = blocked_sum::<FS, A, M>(src, base, strides, rows, p, cols, q, unit_taps);
+    } else if comptime!(unit_taps) {
         // Most inputs of a downsample are read by no output: skip their index loads.
         if row_count > 0 && col_count > 0 {
             let first_row = rows.index[row_slots as usize];
@@ -97,6 +104,95 @@ pub(crate) fn weighted_sum<FS: Float, A: Float, M: Size>(
         }
     }
     acc
+}
+
+/// [`weighted_sum`] of more than [`SUM_BLOCK`] tap pairs, in blocks of about `SUM_BLOCK` taps,
+/// each block folded into a compensated total: whole rows per block when rows are narrow (a
+/// tall sum), else each row in blocks of `SUM_BLOCK` columns (a wide sum). The branch is taken
+/// once per output and each structure keeps llvmpipe's loop count near one per tap (see the
+/// runtime's `loop_iterations`).
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn blocked_sum<FS: Float, A: Float, M: Size>(
+    src: &Array<Vector<FS, M>>,
+    base: u32,
+    strides: Sequence4,
+    rows: &AxisTable,
+    p: u32,
+    cols: &AxisTable,
+    q: u32,
+    #[comptime] unit_taps: bool,
+) -> Vector<A, M> {
+    let row_slots = p * rows.width;
+    let col_slots = q * cols.width;
+    let row_count = rows.count[p as usize];
+    let col_count = cols.count[q as usize];
+    // Unit taps: consecutive rows and columns from the first of each, weight one.
+    let corner = base + rows.index[row_slots as usize] * strides.h + cols.index[col_slots as usize] * strides.w;
+    let mut sum = CompensatedSum::<A, M>::new();
+    if col_count <= SUM_BLOCK {
+        let rows_per_block = SUM_BLOCK / u32::max(col_count, 1);
+        for k in 0..blocks_of(row_count, rows_per_block) {
+            let mut block = Vector::<A, M>::new(A::from_int(0));
+            for a in k * rows_per_block..u32::min(k * rows_per_block + rows_per_block, row_count) {
+                let slot = (row_slots + a) as usize;
+                let row_base = if comptime!(unit_taps) {
+                    corner + a * strides.h
+                } else {
+                    base + rows.index[slot] * strides.h
+                };
+                let row_weight = if comptime!(unit_taps) { f32::new(1.0) } else { rows.weight[slot] };
+                block += row_block::<FS, A, M>(src, row_base, strides, cols, col_slots, row_weight, 0, col_count, unit_taps);
+            }
+            sum.add(block);
+        }
+    } else {
+        for a in 0..row_count {
+            let slot = (row_slots + a) as usize;
+            let row_base = if comptime!(unit_taps) {
+                corner + a * strides.h
+            } else {
+                base + rows.index[slot] * strides.h
+            };
+            let row_weight = if comptime!(unit_taps) { f32::new(1.0) } else { rows.weight[slot] };
+            for k in 0..blocks_of(col_count, SUM_BLOCK) {
+                let start = k * SUM_BLOCK;
+                let end = u32::min(start + SUM_BLOCK, col_count);
+                sum.add(row_block::<FS, A, M>(
+                    src, row_base, strides, cols, col_slots, row_weight, start, end, unit_taps,
+                ));
+            }
+        }
+    }
+    sum.value()
+}
+
+/// Taps `[start, end)` of one source row: `sum_b row_weight * cols.weight[q, b] * src[row_base +
+/// cols.index[q, b] * s.w]`, or with unit taps `sum_b src[row_base + b * s.w]`.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn row_block<FS: Float, A: Float, M: Size>(
+    src: &Array<Vector<FS, M>>,
+    row_base: u32,
+    strides: Sequence4,
+    cols: &AxisTable,
+    col_slots: u32,
+    row_weight: f32,
+    start: u32,
+    end: u32,
+    #[comptime] unit_taps: bool,
+) -> Vector<A, M> {
+    let mut block = Vector::<A, M>::new(A::from_int(0));
+    for b in start..end {
+        if comptime!(unit_taps) {
+            block += Vector::<A, M>::cast_from(src[(row_base + b * strides.w) as usize]);
+        } else {
+            let cslot = (col_slots + b) as usize;
+            let value = Vector::<A, M>::cast_from(src[(row_base + cols.index[cslot] * strides.w) as usize]);
+            block += value * Vector::new(A::cast_from(row_weight * cols.weight[cslot]));
+        }
+    }
+    block
 }
 
 /// `dst[n, c, p, q] = sum_a sum_b rows.weight[p, a] * cols.weight[q, b] * src[n, c, rows.index[p, a], cols.index[q, b]]`,

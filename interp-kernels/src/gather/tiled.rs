@@ -2,6 +2,7 @@
 
 use cubecl::prelude::*;
 
+use super::sum::{blocks_of, CompensatedSum, SUM_BLOCK};
 use super::{AxisTable, GatherLayout, Sequence4};
 
 /// Destination tile of [`separable_gather_tiled()`]: `TILE_W` columns (one unit each) by
@@ -10,17 +11,38 @@ pub const TILE_W: u32 = 32;
 pub const TILE_H: u32 = 8;
 /// Most source rows a tile may read and still take the shared-memory path.
 pub const TILE_SOURCE_ROWS: u32 = 64;
+// The tile's row loop sums at most `TILE_SOURCE_ROWS` rows plainly (see `sum`).
+const _: () = assert!(TILE_SOURCE_ROWS <= SUM_BLOCK);
+
+/// `cols.weight[q, b] * src[row_base + cols.index[q, b] * s.w]`, in the accumulator type.
+#[cube]
+fn tap<FS: Float, A: Float>(src: &Array<FS>, row_base: u32, strides: Sequence4, cols: &AxisTable, slot: u32) -> A {
+    A::cast_from(src[(row_base + cols.index[slot as usize] * strides.w) as usize]) * A::cast_from(cols.weight[slot as usize])
+}
 
 /// `sum_b cols.weight[q, b] * src[base + r * s.h + cols.index[q, b] * s.w]`: one source row
-/// resampled along the width, in the accumulator type.
+/// resampled along the width, in the accumulator type; a row of more than [`SUM_BLOCK`] taps
+/// in compensated blocks (see `sum`).
 #[cube]
 fn row_sum<FS: Float, A: Float>(src: &Array<FS>, base: u32, r: u32, strides: Sequence4, cols: &AxisTable, q: u32) -> A {
     let col_slots = q * cols.width;
     let row_base = base + r * strides.h;
+    let count = cols.count[q as usize];
     let mut sum = A::from_int(0);
-    for b in 0..cols.count[q as usize] {
-        let slot = (col_slots + b) as usize;
-        sum += A::cast_from(src[(row_base + cols.index[slot] * strides.w) as usize]) * A::cast_from(cols.weight[slot]);
+    if count <= SUM_BLOCK {
+        for b in 0..count {
+            sum += tap::<FS, A>(src, row_base, strides, cols, col_slots + b);
+        }
+    } else {
+        let mut total = CompensatedSum::<A, Const<1>>::new();
+        for k in 0..blocks_of(count, SUM_BLOCK) {
+            let mut block = A::from_int(0);
+            for b in k * SUM_BLOCK..u32::min(k * SUM_BLOCK + SUM_BLOCK, count) {
+                block += tap::<FS, A>(src, row_base, strides, cols, col_slots + b);
+            }
+            total.add(Vector::new(block));
+        }
+        sum = total.value()[0];
     }
     sum
 }
@@ -93,6 +115,7 @@ pub fn separable_gather_tiled<FS: Float, FD: Float, A: Float>(
         sync_cube();
         if q < layout.width && p < layout.height {
             let slots = p * rows.width;
+            // At most `TILE_SOURCE_ROWS <= SUM_BLOCK` rows: one plain loop.
             let mut sum = A::from_int(0);
             for a in 0..rows.count[p as usize] {
                 let slot = (slots + a) as usize;
@@ -101,12 +124,15 @@ pub fn separable_gather_tiled<FS: Float, FD: Float, A: Float>(
             dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = FD::cast_from(sum);
         }
     } else if q < layout.width && p < layout.height {
-        let mut sum = A::from_int(0);
+        // Each source row is a block of the compensated sum (a tall downsample has many).
+        let mut sum = CompensatedSum::<A, Const<1>>::new();
         let slots = p * rows.width;
         for a in 0..rows.count[p as usize] {
             let slot = (slots + a) as usize;
-            sum += row_sum::<FS, A>(src, base, rows.index[slot], s, cols, q) * A::cast_from(rows.weight[slot]);
+            sum.add(Vector::new(
+                row_sum::<FS, A>(src, base, rows.index[slot], s, cols, q) * A::cast_from(rows.weight[slot]),
+            ));
         }
-        dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = FD::cast_from(sum);
+        dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = FD::cast_from(sum.value()[0]);
     }
 }

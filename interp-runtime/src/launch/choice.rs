@@ -5,7 +5,7 @@
 //! tuning: no timing, no environment.
 
 use cubecl::prelude::*;
-use interp_kernels::gather::{MAX_STRIP, STRIP_GROUP, TILE_H, TILE_SOURCE_ROWS, TILE_W};
+use interp_kernels::gather::{MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TILE_H, TILE_SOURCE_ROWS, TILE_W};
 
 use super::gather::GatherIo;
 use crate::error::InterpError;
@@ -24,10 +24,23 @@ pub(crate) fn loop_limit<R: Runtime>(client: &ComputeClient<R>) -> Option<u64> {
 /// Loop iterations one gather invocation runs at most, as llvmpipe counts them: a loop that runs
 /// `t` times costs `t + 1` (its last, exiting, test counts too; measured: an area 255x255 -> 1x1
 /// one pass loses exactly one tap, 296x220 -> 1x1 loses 178). Per output: the row loop, `rows`
-/// times, each running the column loop `cols` times: `1 + rows (cols + 2)`; `outputs_per_unit`
-/// outputs in a loop of their own; plus the tiled kernel's fixed per-tile loops and a margin.
+/// times, each running the column loop `cols` times: `1 + rows (cols + 2)`; a sum of more than
+/// `SUM_BLOCK` pairs goes in blocks, one loop iteration and exit each: `2 ceil(rows / (SUM_BLOCK
+/// / cols))` more for narrow rows, `2 ceil(cols / SUM_BLOCK)` more per row for wide ones; the
+/// loops of the paths an output does not take, entered with no active lane, a few more (8,
+/// counted); `outputs_per_unit` outputs in a loop of their own; plus the tiled kernel's fixed
+/// per-tile loops and a margin.
 pub(super) fn loop_iterations(outputs_per_unit: u64, rows: u64, cols: u64) -> u64 {
-    let per_output = rows.saturating_mul(cols.saturating_add(2)).saturating_add(1);
+    let block = u64::from(SUM_BLOCK);
+    let blocks = if cols > block {
+        rows.saturating_mul(cols.div_ceil(block))
+    } else {
+        rows.div_ceil(block / cols.max(1))
+    };
+    let per_output = rows
+        .saturating_mul(cols.saturating_add(2))
+        .saturating_add(blocks.saturating_mul(2))
+        .saturating_add(8);
     let outputs = outputs_per_unit.saturating_mul(per_output).saturating_add(outputs_per_unit + 1);
     outputs.saturating_add(4 * TILE_H as u64 + 64)
 }
