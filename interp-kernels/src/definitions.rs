@@ -1,13 +1,13 @@
 //! Every kernel interp launches, as a [`KernelDefinition`] built without a launch: what the
 //! generated-source checks (`cargo xtask verify`) compile to CUDA, HIP and WGSL on a machine
 //! without a GPU. The variants listed here are the ones the runtime can pick: every vector
-//! width up to a bound, both unit orders, every strip length, the tiles.
+//! width up to a bound, both unit orders, every strip length, the planes kernel's tap counts, the tiles.
 
 use cubecl::prelude::*;
 
 use crate::gather::{
-    separable_gather, separable_gather_along_width, separable_gather_strips, separable_gather_tiled, AxisTableCompilationArg,
-    GatherLayoutCompilationArg, Sequence4CompilationArg, MAX_STRIP, TILE_H, TILE_W,
+    separable_gather, separable_gather_along_width, separable_gather_planes, separable_gather_strips, separable_gather_tiled,
+    AxisTableCompilationArg, GatherLayoutCompilationArg, Sequence4CompilationArg, MAX_STRIP, PLANE_TAPS, TILE_H, TILE_W,
 };
 use crate::UNITS_PER_CUBE;
 
@@ -86,6 +86,10 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
             let definition = define!(separable_gather_strips::SeparableGatherStrips<FS, FD, A, R>, line(), 1, strip, unit_taps);
             push(format!("gather {types} strips x{strip}{taps}"), definition);
         }
+    }
+    for taps in (0..).map(|i| 1u32 << i).take_while(|&t| t <= PLANE_TAPS) {
+        let definition = define!(separable_gather_planes::SeparableGatherPlanes<FS, FD, A, R>, line(), (), taps);
+        push(format!("gather {types} planes t{taps}"), definition);
     }
     let tiles = settings(CubeDim::new_2d(TILE_W, TILE_H));
     push(

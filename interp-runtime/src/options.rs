@@ -131,6 +131,10 @@ pub enum Strategy {
     TwoPass,
     /// Shared-memory tiles (scalar layouts only; others fall back to the default rule).
     Tiled,
+    /// One pass, a unit per destination pixel looping over several channels with its table
+    /// entries in registers (scalar layouts with at most 4 taps per axis; others fall back to
+    /// the default rule). The default where it applies (docs/PERFORMANCE.md, v11).
+    Planes,
 }
 
 /// Overrides of the launch rules, for experiments and benchmarks. The default (`None`
@@ -144,6 +148,9 @@ pub struct Tuning {
     pub max_vector: Option<usize>,
     /// Most tap pairs per output for which interleaved strips run (default 4).
     pub strip_max_pairs: Option<f64>,
+    /// Channels one unit of the planes kernel serves (default: up to 8, fewer when the tensor
+    /// is too small to fill the device); values below 1 count as 1.
+    pub planes: Option<usize>,
 }
 
 /// Options of a call: the output size, and how the filter is sampled, as PyTorch takes

@@ -5,7 +5,7 @@ mod common;
 
 use common::cases::{all_cases, Case};
 use common::*;
-use interp_runtime::{interpolate, interpolate_backward, reference, DType};
+use interp_runtime::{interpolate, interpolate_backward, reference, DType, Strategy, Tuning};
 
 /// Runs every case x layout x dtype through `check`, reporting all failures at once.
 fn for_all(what: &str, check: impl Fn(&Client, &Case, Layout, DType, u64) -> Result<(), String>) {
@@ -123,4 +123,114 @@ fn backward_is_bitwise_deterministic() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every forced strategy matches the reference; the planes kernel (the default for scalar
+/// layouts with at most 4 taps per axis) gives the same bits whatever the channels per unit
+/// (groups that divide the channels or not), and the same bits as the one-pass scalar gather
+/// where the tables are weighted (the unit-tap kernels group each row's sum first).
+#[test]
+fn strategies_agree() {
+    let client = client();
+    let forced = |strategy, planes, max_vector| Tuning {
+        strategy: Some(strategy),
+        planes,
+        max_vector,
+        ..Tuning::default()
+    };
+    let tunings = [
+        ("default", Tuning::default()),
+        ("one-pass scalar", forced(Strategy::OnePass, None, Some(1))),
+        ("planes x1", forced(Strategy::Planes, Some(1), None)),
+        ("planes x3", forced(Strategy::Planes, Some(3), None)),
+        ("planes x8", forced(Strategy::Planes, Some(8), None)),
+        ("two-pass", forced(Strategy::TwoPass, None, None)),
+        ("tiled", forced(Strategy::Tiled, None, None)),
+    ];
+    let (mut failures, mut count, mut bitwise) = (Vec::new(), 0, 0);
+    for (index, case) in all_cases().iter().enumerate() {
+        let plan = case.plan();
+        let (rows, cols) = case.taps();
+        // Unit-tap tables (nearest, and area or box upsampling: every weight one) take the
+        // one-pass unit-tap kernels.
+        let unit = |taps: &reference::AxisTaps| taps.iter().flatten().all(|&(_, w)| w == 1.0 || w == 0.0);
+        let weighted = !(unit(&rows) && unit(&cols));
+        for layout in LAYOUTS {
+            for backward in [false, true] {
+                let (from, to) = if backward {
+                    (&plan.output, &plan.input)
+                } else {
+                    (&plan.input, &plan.output)
+                };
+                let widest = widest_row(&rows, plan.input[2], backward).max(widest_row(&cols, plan.input[3], backward));
+                let x = quantize(DType::F32, &random(from.iter().product(), index as u64 + 11));
+                let source = upload(&client, &x, from, layout, DType::F32);
+                let expected = if backward {
+                    reference::backward(&x, &plan.input, &rows, &cols)
+                } else {
+                    reference::forward(&x, &plan.input, &rows, &cols)
+                };
+                let mut bits = Vec::new();
+                for (name, tuning) in tunings {
+                    count += 1;
+                    let label = format!(
+                        "{} {layout:?} {} {name}",
+                        case.name(),
+                        if backward { "backward" } else { "forward" }
+                    );
+                    let dst = poisoned(&client, to, layout, DType::F32);
+                    let options = case.options().tuning(tuning);
+                    let run = if backward {
+                        interpolate_backward(&client, case.config.mode, source.view(), dst.view(), &options)
+                    } else {
+                        interpolate(&client, case.config.mode, source.view(), dst.view(), &options)
+                    };
+                    if let Err(error) = run {
+                        failures.push(format!("{label}: {error}"));
+                        continue;
+                    }
+                    let (actual, gaps) = download(&client, &dst);
+                    if let Err(message) = compare(&actual, gaps, &expected, DType::F32) {
+                        failures.push(format!("{label}: {message}"));
+                    }
+                    bits.push((name, raw(&client, &dst)));
+                }
+                let get = |name: &str| bits.iter().find(|(n, _)| *n == name).map(|(_, b)| b);
+                let mut same = |a: &str, b: &str| {
+                    if let (Some(x), Some(y)) = (get(a), get(b)) {
+                        bitwise += 1;
+                        if x != y {
+                            failures.push(format!(
+                                "{} {layout:?} backward={backward}: {a} and {b} differ in bits",
+                                case.name()
+                            ));
+                        }
+                    }
+                };
+                same("planes x1", "planes x3");
+                same("planes x1", "planes x8");
+                if weighted && widest <= 4 {
+                    same("planes x1", "one-pass scalar");
+                }
+            }
+        }
+    }
+    println!("strategies: {count} runs, {bitwise} bitwise comparisons, {} failed", failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Most distinct entries in a row of an axis's table (at least the device table's width):
+/// indices per output, or with `adjoint` outputs per input.
+fn widest_row(taps: &reference::AxisTaps, in_len: usize, adjoint: bool) -> usize {
+    let mut per_row: Vec<std::collections::BTreeSet<usize>> = vec![Default::default(); if adjoint { in_len } else { taps.len() }];
+    for (o, row) in taps.iter().enumerate() {
+        for &(i, _) in row {
+            if adjoint {
+                per_row[i].insert(o);
+            } else {
+                per_row[o].insert(i);
+            }
+        }
+    }
+    per_row.iter().map(|s| s.len()).max().unwrap_or(0)
 }

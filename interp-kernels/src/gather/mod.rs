@@ -9,12 +9,14 @@
 
 use cubecl::prelude::*;
 
+mod planes;
 mod sum;
 mod tiled;
 mod width;
 
 use sum::{blocks_of, plain_sum, CompensatedSum};
 
+pub use planes::{separable_gather_planes, PLANE_TAPS};
 pub use sum::SUM_BLOCK;
 pub use tiled::{separable_gather_tiled, TILE_H, TILE_SOURCE_ROWS, TILE_W};
 pub use width::{separable_gather_along_width, separable_gather_strips, MAX_STRIP, STRIP_GROUP};

@@ -3,7 +3,7 @@
 //! flush, beside a device-to-device copy of the same bytes and, when given, PyTorch's numbers
 //! from `bench/pytorch_interpolate.py` for the same cases.
 //!
-//! `resample [--workloads FILE] [--only TEXT] [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled]`
+//! `resample [--workloads FILE] [--only TEXT] [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled|planes]`
 
 mod kernels;
 mod report;
@@ -147,7 +147,8 @@ fn main() {
         "one-pass" => Strategy::OnePass,
         "two-pass" => Strategy::TwoPass,
         "tiled" => Strategy::Tiled,
-        other => panic!("--strategy {other}: expected one-pass, two-pass or tiled"),
+        "planes" => Strategy::Planes,
+        other => panic!("--strategy {other}: expected one-pass, two-pass, tiled or planes"),
     });
     let tuning = Tuning {
         strategy,

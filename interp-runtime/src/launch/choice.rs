@@ -5,7 +5,7 @@
 //! tuning: no timing, no environment.
 
 use cubecl::prelude::*;
-use interp_kernels::gather::{MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TILE_H, TILE_SOURCE_ROWS, TILE_W};
+use interp_kernels::gather::{MAX_STRIP, PLANE_TAPS, STRIP_GROUP, SUM_BLOCK, TILE_H, TILE_SOURCE_ROWS, TILE_W};
 
 use super::gather::GatherIo;
 use crate::error::InterpError;
@@ -120,6 +120,49 @@ pub(super) fn strategy<R: Runtime>(
         return Strategy::OnePass;
     }
     chosen
+}
+
+/// Units a planes launch aims for: an H200 holds about 270 thousand resident units (132 SMs x
+/// 2048), so about four waves keep the last one short while each unit serves several channels.
+const PLANES_TARGET_UNITS: usize = 1 << 20;
+
+/// Most channels one planes unit serves: past 8 the table loads saved are a small share of
+/// the source reads, and fewer units hide less latency.
+const MAX_PLANES: usize = 8;
+
+/// A launch of the planes kernel: taps per axis (1, 2 or 4) and channels per unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct PlanesLaunch {
+    pub taps: u32,
+    pub planes: u32,
+}
+
+/// The planes kernel where it applies: scalar layouts (channel vectors have their own gathers)
+/// whose tables hold at most `PLANE_TAPS` taps per axis, unless the tuning forces another
+/// strategy. Why it generalizes: a one-pass unit loads `2 + 2 (taps_y + taps_x) + 2 taps_y
+/// taps_x` table entries per output beside `taps_y taps_x` source reads, which for cheap
+/// filters (nearest, bilinear, bicubic, area and antialiasing at small ratios) is most of its
+/// work, whatever the shape; a planes unit loads them once for up to `MAX_PLANES` channels.
+/// The channels per unit only shrink when the tensor is too small to fill the device with
+/// `PLANES_TARGET_UNITS` units.
+pub(super) fn planes(io: &GatherIo, widths: (u64, u64), channel_vectors: bool) -> Option<PlanesLaunch> {
+    if channel_vectors || !matches!(io.tuning.strategy, None | Some(Strategy::Planes)) {
+        return None;
+    }
+    let widest = widths.0.max(widths.1).max(1);
+    if widest > u64::from(PLANE_TAPS) {
+        return None;
+    }
+    let [n, c, h, w] = io.dst_view.shape;
+    let planes = match io.tuning.planes {
+        Some(planes) => planes.max(1),
+        None => (n * c * h * w / PLANES_TARGET_UNITS).clamp(1, MAX_PLANES),
+    };
+    let planes = planes.min(c.max(1));
+    Some(PlanesLaunch {
+        taps: (widest as u32).next_power_of_two(),
+        planes: planes as u32,
+    })
 }
 
 /// Whether a tile's source rows fit the tiled kernel's shared memory, so it takes its fast

@@ -3,11 +3,11 @@
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use interp_kernels::gather::{
-    separable_gather, separable_gather_along_width, separable_gather_strips, separable_gather_tiled, GatherLayoutLaunch, Sequence4Launch,
-    TILE_H, TILE_W,
+    separable_gather, separable_gather_along_width, separable_gather_planes, separable_gather_strips, separable_gather_tiled,
+    GatherLayoutLaunch, Sequence4Launch, TILE_H, TILE_W,
 };
 
-use super::choice::{intermediate_shape, strategy, strip_units, unit_taps, vectorization, Vectorization};
+use super::choice::{intermediate_shape, planes, strategy, strip_units, unit_taps, vectorization, PlanesLaunch, Vectorization};
 use super::table::DeviceTable;
 use crate::dtype::DType;
 use crate::options::Strategy;
@@ -51,8 +51,12 @@ pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows:
     let tap_pairs = rows.mean_taps * cols.mean_taps;
     let widths = (rows.width as u64, cols.width as u64);
     let channel_vectors = matches!(vectorization(client, io, tap_pairs, widths), Vectorization::Channels(v) if v > 1);
+    if let Some(launch) = planes(io, widths, channel_vectors) {
+        return gather_planes(client, io, rows, cols, launch);
+    }
     match strategy(client, io, tap_pairs, widths, channel_vectors) {
-        Strategy::OnePass => return gather_pass(client, io, rows, cols),
+        // The rules never pick planes where `planes` declined them: one pass then.
+        Strategy::OnePass | Strategy::Planes => return gather_pass(client, io, rows, cols),
         Strategy::Tiled => return gather_tiled(client, io, rows, cols),
         Strategy::TwoPass => {}
     }
@@ -99,7 +103,11 @@ fn strides_arg<R: Runtime>(strides: [usize; 4]) -> Sequence4Launch<R> {
 fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
     let [n, c, h, w] = io.dst_view.shape;
     let tap_pairs = rows.mean_taps * cols.mean_taps;
-    let vectorization = vectorization(client, io, tap_pairs, (rows.width as u64, cols.width as u64));
+    let widths = (rows.width as u64, cols.width as u64);
+    let vectorization = vectorization(client, io, tap_pairs, widths);
+    if let Some(launch) = planes(io, widths, matches!(vectorization, Vectorization::Channels(v) if v > 1)) {
+        return gather_planes(client, io, rows, cols, launch);
+    }
     // Units, and strides in the units each tensor is indexed in.
     let (units_c, units_w, vector, src_vector) = match vectorization {
         Vectorization::Channels(v) => (c / v, w, v, v),
@@ -151,6 +159,46 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
                         client, count, dim, 1, src, dst, rows.arg(), cols.arg(), layout, strip, unit_taps,
                     ),
                 }
+            };
+        }
+        dispatch_dtypes!(io, launch);
+    }
+}
+
+/// The planes kernel: a unit per destination pixel and group of `launch.planes` channels.
+fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable, launch: PlanesLaunch) {
+    let [n, c, h, w] = io.dst_view.shape;
+    let layout = GatherLayoutLaunch::new(
+        n as u32,
+        c as u32,
+        h as u32,
+        w as u32,
+        strides_arg(io.src_view.strides),
+        strides_arg(io.dst_view.strides),
+    );
+    // At most n * c * h * w units, which validation bounds by u32.
+    let units = n * c.div_ceil(launch.planes as usize) * h * w;
+    let dim = CubeDim::new_1d(UNITS_PER_CUBE);
+    let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
+    // SAFETY: as in `gather_pass`; every unit guards its index and reads only table slots
+    // below its rows' counts.
+    unsafe {
+        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, 1));
+        let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, 1));
+        macro_rules! launch {
+            ($fs:ty, $fd:ty, $a:ty) => {
+                separable_gather_planes::launch_unchecked::<$fs, $fd, $a, R>(
+                    client,
+                    count,
+                    dim,
+                    src,
+                    dst,
+                    rows.arg(),
+                    cols.arg(),
+                    layout,
+                    launch.planes,
+                    launch.taps,
+                )
             };
         }
         dispatch_dtypes!(io, launch);
