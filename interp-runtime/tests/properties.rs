@@ -355,6 +355,9 @@ fn long_axes_keep_precision() {
     println!("long axes: worst relative error {worst:.2e}");
 }
 
+/// One wide-sum case: mode, antialias, input shape, output size, layout.
+type WideSum = (Mode, bool, [usize; 4], [usize; 2], Layout);
+
 /// Sums of very many taps keep f32 precision: an output of an extreme downsample, or an input
 /// of an extreme upsample's backward, sums up to `n` products (2^20 on CUDA; on wgpu 60000
 /// along the width and 20000 along the height, under llvmpipe's loop cap), of positive data (the sum grows, so does a plain loop's rounding).
@@ -368,7 +371,7 @@ fn wide_sums_keep_precision() {
     let tall: usize = if cfg!(feature = "cuda") { 1 << 20 } else { 20_000 };
     let side = (n as f64).sqrt() as usize;
     // (mode, antialias, input, output, layout): one wide axis, one wide pair of axes, channels.
-    let cases: [(Mode, bool, [usize; 4], [usize; 2], Layout); 8] = [
+    let cases: [WideSum; 8] = [
         (Mode::Area, false, [1, 1, 1, n], [1, 1], Layout::Nchw),
         (Mode::Area, false, [1, 1, tall, 1], [1, 1], Layout::Nchw),
         (Mode::Area, false, [1, 1, side, side], [1, 1], Layout::Nchw),
