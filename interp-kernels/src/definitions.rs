@@ -1,13 +1,13 @@
 //! Every kernel interp launches, as a [`KernelDefinition`] built without a launch: what the
 //! generated-source checks (`cargo xtask verify`) compile to CUDA, HIP and WGSL on a machine
 //! without a GPU. The variants listed here are the ones the runtime can pick: every vector
-//! width up to a bound, both unit orders, every strip length, the planes kernel's tap counts, the tiles.
+//! width up to a bound, both unit orders, every strip length, the planes kernel's tap shapes, the tiles.
 
 use cubecl::prelude::*;
 
 use crate::gather::{
     separable_gather, separable_gather_along_width, separable_gather_planes, separable_gather_strips, separable_gather_tiled,
-    AxisTableCompilationArg, GatherLayoutCompilationArg, Sequence4CompilationArg, MAX_STRIP, PLANE_TAPS, TILE_H, TILE_W,
+    AxisTableCompilationArg, GatherLayoutCompilationArg, Sequence4CompilationArg, MAX_STRIP, PLANE_SHAPES, TILE_H, TILE_W,
 };
 use crate::UNITS_PER_CUBE;
 
@@ -74,8 +74,11 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
         for v in widths() {
             for channels_last in [false, true] {
                 let order = if channels_last { "nhwc" } else { "nchw" };
-                let definition = define!(separable_gather::SeparableGather<FS, FD, A, R>, line(), v, channels_last, unit_taps);
-                push(format!("gather {types} v{v} {order}{taps}"), definition);
+                for wide in [false, true] {
+                    let blocked = if wide { " wide" } else { "" };
+                    let definition = define!(separable_gather::SeparableGather<FS, FD, A, R>, line(), v, channels_last, unit_taps, wide);
+                    push(format!("gather {types} v{v} {order}{taps}{blocked}"), definition);
+                }
             }
         }
         for v in widths().skip(1) {
@@ -87,9 +90,9 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
             push(format!("gather {types} strips x{strip}{taps}"), definition);
         }
     }
-    for taps in (0..).map(|i| 1u32 << i).take_while(|&t| t <= PLANE_TAPS) {
-        let definition = define!(separable_gather_planes::SeparableGatherPlanes<FS, FD, A, R>, line(), (), taps);
-        push(format!("gather {types} planes t{taps}"), definition);
+    for (row_taps, col_taps) in PLANE_SHAPES {
+        let definition = define!(separable_gather_planes::SeparableGatherPlanes<FS, FD, A, R>, line(), (), row_taps, col_taps);
+        push(format!("gather {types} planes {row_taps}x{col_taps}"), definition);
     }
     let tiles = settings(CubeDim::new_2d(TILE_W, TILE_H));
     push(

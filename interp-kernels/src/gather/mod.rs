@@ -16,7 +16,7 @@ mod width;
 
 use sum::{blocks_of, plain_sum, CompensatedSum};
 
-pub use planes::{separable_gather_planes, PLANE_TAPS};
+pub use planes::{plane_shape, separable_gather_planes, PLANE_SHAPES};
 pub use sum::SUM_BLOCK;
 pub use tiled::{separable_gather_tiled, TILE_H, TILE_SOURCE_ROWS, TILE_W};
 pub use width::{separable_gather_along_width, separable_gather_strips, MAX_STRIP, STRIP_GROUP};
@@ -55,11 +55,41 @@ pub struct Sequence4 {
 ///
 /// With `unit_taps` (tables of nearest mappings: each destination index reads consecutive
 /// indices, all with weight one) only the first index of each row is read and no weights:
-/// 4 table loads per output instead of 2 + 2 per tap + 2 per tap pair. More than
-/// [`SUM_BLOCK`] tap pairs go through `blocked_sum` (see `sum`).
+/// 4 table loads per output instead of 2 + 2 per tap + 2 per tap pair. With `wide` (tables
+/// whose rows can hold more than [`SUM_BLOCK`] tap pairs) such outputs go through
+/// `blocked_sum` (see `sum`); without it the kernel carries no blocked path, whose registers
+/// would cost every output (measured: vectors of 8 half-precision channels 1.6x slower).
+#[cube]
+#[allow(clippy::too_many_arguments, unused_assignments)] // `acc` is set on every branch
+pub(crate) fn weighted_sum<FS: Float, A: Float, M: Size>(
+    src: &Array<Vector<FS, M>>,
+    base: u32,
+    strides: Sequence4,
+    rows: &AxisTable,
+    p: u32,
+    cols: &AxisTable,
+    q: u32,
+    #[comptime] unit_taps: bool,
+    #[comptime] wide: bool,
+) -> Vector<A, M> {
+    let mut acc = Vector::<A, M>::new(A::from_int(0));
+    if comptime!(wide) {
+        if plain_sum(rows.count[p as usize], cols.count[q as usize]) {
+            acc = plain_weighted_sum::<FS, A, M>(src, base, strides, rows, p, cols, q, unit_taps);
+        } else {
+            acc = blocked_sum::<FS, A, M>(src, base, strides, rows, p, cols, q, unit_taps);
+        }
+    } else {
+        acc = plain_weighted_sum::<FS, A, M>(src, base, strides, rows, p, cols, q, unit_taps);
+    }
+    acc
+}
+
+/// [`weighted_sum`] of at most [`SUM_BLOCK`] tap pairs: one loop over the rows, one over the
+/// columns, one accumulator.
 #[cube]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn weighted_sum<FS: Float, A: Float, M: Size>(
+fn plain_weighted_sum<FS: Float, A: Float, M: Size>(
     src: &Array<Vector<FS, M>>,
     base: u32,
     strides: Sequence4,
@@ -74,9 +104,7 @@ pub(crate) fn weighted_sum<FS: Float, A: Float, M: Size>(
     let row_count = rows.count[p as usize];
     let col_count = cols.count[q as usize];
     let mut acc = Vector::<A, M>::new(A::from_int(0));
-    if !plain_sum(row_count, col_count) {
-        acc = blocked_sum::<FS, A, M>(src, base, strides, rows, p, cols, q, unit_taps);
-    } else if comptime!(unit_taps) {
+    if comptime!(unit_taps) {
         // Most inputs of a downsample are read by no output: skip their index loads.
         if row_count > 0 && col_count > 0 {
             let first_row = rows.index[row_slots as usize];
@@ -200,7 +228,8 @@ fn row_block<FS: Float, A: Float, M: Size>(
 /// `dst[n, c, p, q] = sum_a sum_b rows.weight[p, a] * cols.weight[q, b] * src[n, c, rows.index[p, a], cols.index[q, b]]`,
 /// one unit per destination vector of `N` channels (`N = 1` for a scalar per unit).
 ///
-/// `channels_last` orders units with channels fastest (coalesced for NHWC), else width fastest.
+/// `channels_last` orders units with channels fastest (coalesced for NHWC), else width fastest;
+/// `wide`: see [`weighted_sum`].
 #[cube(launch_unchecked)]
 pub fn separable_gather<FS: Float, FD: Float, A: Float, N: Size>(
     src: &Array<Vector<FS, N>>,
@@ -210,6 +239,7 @@ pub fn separable_gather<FS: Float, FD: Float, A: Float, N: Size>(
     layout: GatherLayout,
     #[comptime] channels_last: bool,
     #[comptime] unit_taps: bool,
+    #[comptime] wide: bool,
 ) {
     let total = layout.batch * layout.channels * layout.height * layout.width;
     let unit = ABSOLUTE_POS as u32;
@@ -232,7 +262,7 @@ pub fn separable_gather<FS: Float, FD: Float, A: Float, N: Size>(
     }
     let n = rest;
     let s = layout.src_strides;
-    let sum = weighted_sum::<FS, A, N>(src, n * s.n + c * s.c, s, rows, p, cols, q, unit_taps);
+    let sum = weighted_sum::<FS, A, N>(src, n * s.n + c * s.c, s, rows, p, cols, q, unit_taps, wide);
     let d = layout.dst_strides;
     dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = Vector::cast_from(sum);
 }

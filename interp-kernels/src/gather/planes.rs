@@ -5,16 +5,28 @@ use cubecl::prelude::*;
 
 use super::{AxisTable, GatherLayout};
 
-/// Most taps per axis [`separable_gather_planes()`] takes (its `taps`: 1, 2 or 4).
-pub const PLANE_TAPS: u32 = 4;
+/// The (row taps, column taps) shapes [`separable_gather_planes()`] is built for: squares of
+/// up to 4 taps per axis for 2-D filters, and one-axis shapes of up to 32 taps for the passes
+/// of a two-pass gather and one-axis resizes (beside a one-entry identity table). A table runs
+/// in the smallest shape that covers its widest row on both axes.
+pub const PLANE_SHAPES: [(u32, u32); 9] = [(1, 1), (2, 2), (4, 4), (1, 8), (8, 1), (1, 16), (16, 1), (1, 32), (32, 1)];
+
+/// The smallest of [`PLANE_SHAPES`] covering rows of `row_width` and `col_width` taps.
+pub fn plane_shape(row_width: u32, col_width: u32) -> Option<(u32, u32)> {
+    PLANE_SHAPES
+        .iter()
+        .copied()
+        .filter(|&(rows, cols)| row_width <= rows && col_width <= cols)
+        .min_by_key(|&(rows, cols)| rows * cols)
+}
 
 /// `dst[n, c, p, q] = sum_a sum_b rows.weight[p, a] * cols.weight[q, b] * src[n, c, rows.index[p, a], cols.index[q, b]]`
-/// for tables of at most `taps` entries per row, one unit per destination pixel `(n, p, q)`
-/// and group of `planes` consecutive channels.
+/// for tables of at most `row_taps` and `col_taps` entries per row, one unit per destination
+/// pixel `(n, p, q)` and group of `planes` consecutive channels.
 ///
 /// The one-pass gathers load a unit's table entries (counts, indices, weights) for every
 /// output; for a cheap filter (bilinear: 4 taps) those loads outnumber the source reads. Here
-/// they are loaded once, into registers (loops over `taps` unrolled), and serve `planes`
+/// they are loaded once, into registers (loops over the taps unrolled), and serve `planes`
 /// channels: per output, the source reads and one store remain. Neighbouring units are
 /// neighbouring columns, so every read and store instruction of a warp stays coalesced along
 /// the width (NCHW) or within a few lines (channels-last with few channels).
@@ -32,7 +44,8 @@ pub fn separable_gather_planes<FS: Float, FD: Float, A: Float>(
     cols: &AxisTable,
     layout: GatherLayout,
     planes: u32,
-    #[comptime] taps: u32,
+    #[comptime] row_taps: u32,
+    #[comptime] col_taps: u32,
 ) {
     let groups = (layout.channels + planes - 1) / planes;
     let unit = ABSOLUTE_POS as u32;
@@ -52,25 +65,43 @@ pub fn separable_gather_planes<FS: Float, FD: Float, A: Float>(
     // are never read from the source.
     let row_count = rows.count[p as usize];
     let col_count = cols.count[q as usize];
-    let mut row_offset = Array::<u32>::new(taps as usize);
-    let mut row_weight = Array::<f32>::new(taps as usize);
-    let mut col_offset = Array::<u32>::new(taps as usize);
-    let mut col_weight = Array::<f32>::new(taps as usize);
+    let mut row_offset = Array::<u32>::new(row_taps as usize);
+    let mut row_weight = Array::<f32>::new(row_taps as usize);
+    let mut col_offset = Array::<u32>::new(col_taps as usize);
+    let mut col_weight = Array::<f32>::new(col_taps as usize);
     #[unroll]
-    for k in 0..taps {
+    for k in 0..row_taps {
         row_offset[k as usize] = 0;
         row_weight[k as usize] = 0.0;
-        col_offset[k as usize] = 0;
-        col_weight[k as usize] = 0.0;
         if k < row_count {
             let slot = (p * rows.width + k) as usize;
             row_offset[k as usize] = rows.index[slot] * s.h;
             row_weight[k as usize] = rows.weight[slot];
         }
+    }
+    #[unroll]
+    for k in 0..col_taps {
+        col_offset[k as usize] = 0;
+        col_weight[k as usize] = 0.0;
         if k < col_count {
             let slot = (q * cols.width + k) as usize;
             col_offset[k as usize] = cols.index[slot] * s.w;
             col_weight[k as usize] = cols.weight[slot];
+        }
+    }
+
+    // Each tap pair's offset and f32 weight product, once for every channel (the one-pass
+    // kernels form the same product per output: same bits).
+    let pairs = row_taps * col_taps;
+    let mut pair_offset = Array::<u32>::new(pairs as usize);
+    let mut pair_weight = Array::<A>::new(pairs as usize);
+    #[unroll]
+    for a in 0..row_taps {
+        #[unroll]
+        for b in 0..col_taps {
+            let k = (a * col_taps + b) as usize;
+            pair_offset[k] = row_offset[a as usize] + col_offset[b as usize];
+            pair_weight[k] = A::cast_from(row_weight[a as usize] * col_weight[b as usize]);
         }
     }
 
@@ -81,12 +112,12 @@ pub fn separable_gather_planes<FS: Float, FD: Float, A: Float>(
         let base = n * s.n + c * s.c;
         let mut acc = A::from_int(0);
         #[unroll]
-        for a in 0..taps {
+        for a in 0..row_taps {
             #[unroll]
-            for b in 0..taps {
+            for b in 0..col_taps {
                 if a < row_count && b < col_count {
-                    let value = A::cast_from(src[(base + row_offset[a as usize] + col_offset[b as usize]) as usize]);
-                    acc += value * A::cast_from(row_weight[a as usize] * col_weight[b as usize]);
+                    let k = (a * col_taps + b) as usize;
+                    acc += A::cast_from(src[(base + pair_offset[k]) as usize]) * pair_weight[k];
                 }
             }
         }

@@ -6,7 +6,8 @@ use super::{weighted_sum, AxisTable, GatherLayout};
 
 /// Like [`separable_gather`](fn@super::separable_gather) for width-contiguous destinations (NCHW): one unit writes `N`
 /// consecutive outputs along the width as one vector store. `layout.width` counts those
-/// vectors; `dst_strides` are in vectors, `src_strides` in elements (`M = 1`).
+/// vectors; `dst_strides` are in vectors, `src_strides` in elements (`M = 1`). For rows of
+/// at most `SUM_BLOCK` tap pairs only (the runtime sends wider tables to `separable_gather`).
 #[cube(launch_unchecked)]
 pub fn separable_gather_along_width<FS: Float, FD: Float, A: Float, N: Size, M: Size>(
     src: &Array<Vector<FS, M>>,
@@ -33,7 +34,7 @@ pub fn separable_gather_along_width<FS: Float, FD: Float, A: Float, N: Size, M: 
     let mut out = Vector::<A, N>::empty();
     #[unroll]
     for lane in 0..N::value() {
-        let sum = weighted_sum::<FS, A, M>(src, base, s, rows, p, cols, q0 + lane as u32, unit_taps);
+        let sum = weighted_sum::<FS, A, M>(src, base, s, rows, p, cols, q0 + lane as u32, unit_taps, false);
         out[lane] = sum[0];
     }
     let d = layout.dst_strides;
@@ -51,7 +52,7 @@ pub const MAX_STRIP: u32 = 4;
 /// backward of an upsample): each unit owns `strip` outputs of one row, interleaved with its
 /// group (`q = group_start + k * STRIP_GROUP + lane`), so every load and store instruction of a
 /// group stays coalesced while the index arithmetic is paid once per `strip` outputs.
-/// `layout.width` is the true width; `M = 1`.
+/// `layout.width` is the true width; `M = 1`. For rows of at most `SUM_BLOCK` tap pairs only.
 // `div_ceil` has no `#[cube]` expansion, hence the manual form.
 #[allow(clippy::manual_div_ceil)]
 #[cube(launch_unchecked)]
@@ -87,7 +88,7 @@ pub fn separable_gather_strips<FS: Float, FD: Float, A: Float, M: Size>(
     for k in 0..strip {
         let q = g * span + k * STRIP_GROUP + lane;
         if q < layout.width {
-            let sum = weighted_sum::<FS, A, M>(src, base, s, rows, p, cols, q, unit_taps);
+            let sum = weighted_sum::<FS, A, M>(src, base, s, rows, p, cols, q, unit_taps, false);
             dst[(dst_row + q * d.w) as usize] = Vector::cast_from(sum);
         }
     }

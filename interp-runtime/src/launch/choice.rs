@@ -5,7 +5,7 @@
 //! tuning: no timing, no environment.
 
 use cubecl::prelude::*;
-use interp_kernels::gather::{MAX_STRIP, PLANE_TAPS, STRIP_GROUP, SUM_BLOCK, TILE_H, TILE_SOURCE_ROWS, TILE_W};
+use interp_kernels::gather::{plane_shape, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TILE_H, TILE_SOURCE_ROWS, TILE_W};
 
 use super::gather::GatherIo;
 use crate::error::InterpError;
@@ -101,6 +101,7 @@ pub(super) fn strategy<R: Runtime>(
                 Strategy::OnePass
             }
         }
+        _ if tap_pairs > 16.0 && passes_beat_tiles(io, widths.0) => Strategy::TwoPass,
         _ if tap_pairs > 4.0 && tiles_stay_in_shared_memory(io, widths.0) => Strategy::Tiled,
         // Tiles that would fall back to the direct sum (a tall downsample: more source rows
         // than shared memory holds) lose to two passes above v4's 16 pairs.
@@ -130,37 +131,55 @@ const PLANES_TARGET_UNITS: usize = 1 << 20;
 /// the source reads, and fewer units hide less latency.
 const MAX_PLANES: usize = 8;
 
-/// A launch of the planes kernel: taps per axis (1, 2 or 4) and channels per unit.
+/// Widest channels-last pixel the planes kernel takes by default: one 16-byte vector.
+const MAX_PLANES_PIXEL_BYTES: usize = 16;
+
+/// A launch of the planes kernel: its (row taps, column taps) shape and channels per unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct PlanesLaunch {
-    pub taps: u32,
+    pub shape: (u32, u32),
     pub planes: u32,
 }
 
 /// The planes kernel where it applies: scalar layouts (channel vectors have their own gathers)
-/// whose tables hold at most `PLANE_TAPS` taps per axis, unless the tuning forces another
-/// strategy. Why it generalizes: a one-pass unit loads `2 + 2 (taps_y + taps_x) + 2 taps_y
-/// taps_x` table entries per output beside `taps_y taps_x` source reads, which for cheap
-/// filters (nearest, bilinear, bicubic, area and antialiasing at small ratios) is most of its
-/// work, whatever the shape; a planes unit loads them once for up to `MAX_PLANES` channels.
-/// The channels per unit only shrink when the tensor is too small to fill the device with
-/// `PLANES_TARGET_UNITS` units.
-pub(super) fn planes(io: &GatherIo, widths: (u64, u64), channel_vectors: bool) -> Option<PlanesLaunch> {
-    if channel_vectors || !matches!(io.tuning.strategy, None | Some(Strategy::Planes)) {
+/// whose tables fit one of `PLANE_SHAPES`, unless the tuning forces another strategy
+/// (`vectorization`: what the other gathers would run). Why it generalizes: a one-pass unit
+/// loads `2 + 2 (taps_y + taps_x) + 2 taps_y taps_x` table entries per output beside
+/// `taps_y taps_x` source reads, which for cheap filters (nearest, bilinear, bicubic, area and
+/// antialiasing at small ratios) is most of its work, whatever the shape; a planes unit loads
+/// them once for up to `MAX_PLANES` channels. The channels per unit only shrink when the tensor
+/// is too small to fill the device with `PLANES_TARGET_UNITS` units. Left to the other gathers
+/// (measured on the suite, docs/PERFORMANCE.md v11), unless forced:
+/// - channels-last pixels wider than 16 bytes: a warp's lanes are 32 pixels, so each load
+///   spans 32 pixels' channels (RGB f32: 4 cache lines; 21 f32 classes: 21, 0.6x slower);
+/// - the one-axis shapes (a pass of up to 32 taps) where channels are innermost: there the
+///   other gathers' neighbouring units share their table entries, which loads broadcast;
+/// - one channel per unit where width vectors apply (at most one tap pair per output): with
+///   no channels to share the table loads, four outputs per unit and one vector store win
+///   (1-D backward of a 3x bilinear downsample: 0.6x slower in planes).
+pub(super) fn planes(io: &GatherIo, widths: (u64, u64), vectorization: Vectorization) -> Option<PlanesLaunch> {
+    let forced = io.tuning.strategy == Some(Strategy::Planes);
+    if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !(forced || io.tuning.strategy.is_none()) {
         return None;
     }
-    let widest = widths.0.max(widths.1).max(1);
-    if widest > u64::from(PLANE_TAPS) {
-        return None;
-    }
+    let narrow = |width: u64| u32::try_from(width.max(1)).unwrap_or(u32::MAX);
+    let shape = plane_shape(narrow(widths.0), narrow(widths.1))?;
     let [n, c, h, w] = io.dst_view.shape;
+    let element = io.src_dtype.size().max(io.dst_dtype.size());
+    let channels_last = io.dst_view.channels_last();
+    if !forced && channels_last && (shape.0 != shape.1 || c * element > MAX_PLANES_PIXEL_BYTES) {
+        return None;
+    }
     let planes = match io.tuning.planes {
         Some(planes) => planes.max(1),
         None => (n * c * h * w / PLANES_TARGET_UNITS).clamp(1, MAX_PLANES),
     };
+    if !forced && planes.min(c) <= 1 && matches!(vectorization, Vectorization::Width(v) if v > 1) {
+        return None;
+    }
     let planes = planes.min(c.max(1));
     Some(PlanesLaunch {
-        taps: (widest as u32).next_power_of_two(),
+        shape,
         planes: planes as u32,
     })
 }
@@ -175,6 +194,20 @@ fn tiles_stay_in_shared_memory(io: &GatherIo, row_taps: u64) -> bool {
     let (src_h, dst_h) = (io.src_view.shape[2] as u64, io.dst_view.shape[2] as u64);
     let rows = (TILE_H as u64 - 1) * src_h.div_ceil(dst_h) + row_taps;
     rows <= TILE_SOURCE_ROWS as u64
+}
+
+/// Where two passes beat tiles that fit shared memory (measured on the H200's workload suite,
+/// docs/PERFORMANCE.md v11): a tile of `TILE_H` rows sums `(TILE_H - 1) * ratio + row_taps`
+/// source rows along the width. From a 4x downsample of the height on, that is most of the
+/// work, and two passes (one axis each, in the planes kernel for scalar layouts) win when
+/// - channels are innermost but too few for channel vectors (RGB): tiles are built per channel
+///   plane, so their reads stride over the channels (2.1-3.2x faster forward for bicubic-aa,
+///   1.0-1.8x for bilinear-aa, 2.5x for a 4x upsample's backward), or
+/// - the rows hold 16 taps or more (bicubic and lanczos antialiasing, the backward of a 4x
+///   bicubic upsample): 1.1-1.25x; below that (bilinear-aa) tiles stay ahead (0.8-0.97x).
+fn passes_beat_tiles(io: &GatherIo, row_taps: u64) -> bool {
+    let (src_h, dst_h) = (io.src_view.shape[2] as u64, io.dst_view.shape[2] as u64);
+    src_h.div_ceil(dst_h.max(1)) >= 4 && (io.src_view.channels_last() || row_taps >= 16)
 }
 
 /// Shape of the two-pass intermediate, and whether the width is resampled first: the axis

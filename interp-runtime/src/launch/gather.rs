@@ -4,7 +4,7 @@ use cubecl::prelude::*;
 use cubecl::server::Handle;
 use interp_kernels::gather::{
     separable_gather, separable_gather_along_width, separable_gather_planes, separable_gather_strips, separable_gather_tiled,
-    GatherLayoutLaunch, Sequence4Launch, TILE_H, TILE_W,
+    GatherLayoutLaunch, Sequence4Launch, SUM_BLOCK, TILE_H, TILE_W,
 };
 
 use super::choice::{intermediate_shape, planes, strategy, strip_units, unit_taps, vectorization, PlanesLaunch, Vectorization};
@@ -50,8 +50,9 @@ pub(crate) struct GatherIo<'a> {
 pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
     let tap_pairs = rows.mean_taps * cols.mean_taps;
     let widths = (rows.width as u64, cols.width as u64);
-    let channel_vectors = matches!(vectorization(client, io, tap_pairs, widths), Vectorization::Channels(v) if v > 1);
-    if let Some(launch) = planes(io, widths, channel_vectors) {
+    let vectors = vectorization(client, io, tap_pairs, widths);
+    let channel_vectors = matches!(vectors, Vectorization::Channels(v) if v > 1);
+    if let Some(launch) = planes(io, widths, vectors) {
         return gather_planes(client, io, rows, cols, launch);
     }
     match strategy(client, io, tap_pairs, widths, channel_vectors) {
@@ -105,9 +106,16 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     let tap_pairs = rows.mean_taps * cols.mean_taps;
     let widths = (rows.width as u64, cols.width as u64);
     let vectorization = vectorization(client, io, tap_pairs, widths);
-    if let Some(launch) = planes(io, widths, matches!(vectorization, Vectorization::Channels(v) if v > 1)) {
+    if let Some(launch) = planes(io, widths, vectorization) {
         return gather_planes(client, io, rows, cols, launch);
     }
+    // Rows of more than SUM_BLOCK tap pairs need the blocked sums, which only
+    // `separable_gather` carries (as a variant: they would cost the others registers).
+    let wide = widths.0.saturating_mul(widths.1) > u64::from(SUM_BLOCK);
+    let vectorization = match vectorization {
+        Vectorization::Width(_) | Vectorization::Strips(_) if wide => Vectorization::Channels(1),
+        chosen => chosen,
+    };
     // Units, and strides in the units each tensor is indexed in.
     let (units_c, units_w, vector, src_vector) = match vectorization {
         Vectorization::Channels(v) => (c / v, w, v, v),
@@ -150,7 +158,7 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
             ($fs:ty, $fd:ty, $a:ty) => {
                 match vectorization {
                     Vectorization::Channels(v) => separable_gather::launch_unchecked::<$fs, $fd, $a, R>(
-                        client, count, dim, v, src, dst, rows.arg(), cols.arg(), layout, channels_last, unit_taps,
+                        client, count, dim, v, src, dst, rows.arg(), cols.arg(), layout, channels_last, unit_taps, wide,
                     ),
                     Vectorization::Width(v) => separable_gather_along_width::launch_unchecked::<$fs, $fd, $a, R>(
                         client, count, dim, v, 1, src, dst, rows.arg(), cols.arg(), layout, unit_taps,
@@ -197,7 +205,8 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
                     cols.arg(),
                     layout,
                     launch.planes,
-                    launch.taps,
+                    launch.shape.0,
+                    launch.shape.1,
                 )
             };
         }
