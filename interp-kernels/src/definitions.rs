@@ -74,7 +74,9 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
         for v in widths() {
             for channels_last in [false, true] {
                 let order = if channels_last { "nhwc" } else { "nchw" };
-                for wide in [false, true] {
+                // Wide tables run the weighted sums (unit tables hold weight-one taps): the
+                // unit-tap blocked variants spilled registers.
+                for wide in [false, true].into_iter().filter(|&wide| !(wide && unit_taps)) {
                     let blocked = if wide { " wide" } else { "" };
                     let definition = define!(separable_gather::SeparableGather<FS, FD, A, R>, line(), v, channels_last, unit_taps, wide);
                     push(format!("gather {types} v{v} {order}{taps}{blocked}"), definition);

@@ -8,8 +8,10 @@ use super::{AxisTable, GatherLayout};
 /// The (row taps, column taps) shapes [`separable_gather_planes()`] is built for: squares of
 /// up to 4 taps per axis for 2-D filters, and one-axis shapes of up to 32 taps for the passes
 /// of a two-pass gather and one-axis resizes (beside a one-entry identity table). A table runs
-/// in the smallest shape that covers its widest row on both axes.
-pub const PLANE_SHAPES: [(u32, u32); 9] = [(1, 1), (2, 2), (4, 4), (1, 8), (8, 1), (1, 16), (16, 1), (1, 32), (32, 1)];
+/// in the smallest shape that covers its widest row on both axes. No 8-tap one-axis shapes:
+/// ptxas spilled 8 bytes in their half-precision variants (`cargo xtask kernels`), which the
+/// 16-tap shapes, their taps past a row's count skipped, do not.
+pub const PLANE_SHAPES: [(u32, u32); 7] = [(1, 1), (2, 2), (4, 4), (1, 16), (16, 1), (1, 32), (32, 1)];
 
 /// The smallest of [`PLANE_SHAPES`] covering rows of `row_width` and `col_width` taps.
 pub fn plane_shape(row_width: u32, col_width: u32) -> Option<(u32, u32)> {

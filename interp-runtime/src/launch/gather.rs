@@ -148,7 +148,8 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
     // Channels fastest when they are the destination's innermost dimension (NHWC).
     let channels_last = io.dst_view.channels_last();
-    let unit_taps = unit_taps(rows.unit_taps && cols.unit_taps, tap_pairs);
+    // Wide tables take the weighted kernels: no unit-tap blocked variant (it spilled registers).
+    let unit_taps = unit_taps(rows.unit_taps && cols.unit_taps, tap_pairs) && !wide;
     // SAFETY: shapes, strides and buffer extents were validated; every unit guards its index,
     // and the lengths below are in elements, rounded up to whole vectors.
     unsafe {
