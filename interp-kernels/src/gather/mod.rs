@@ -229,7 +229,8 @@ fn row_block<FS: Float, A: Float, M: Size>(
 /// one unit per destination vector of `N` channels (`N = 1` for a scalar per unit).
 ///
 /// `channels_last` orders units with channels fastest (coalesced for NHWC), else width fastest;
-/// `wide`: see [`weighted_sum`].
+/// `wide`: the variant that sums rows of more than [`SUM_BLOCK`] tap pairs in compensated
+/// blocks (the runtime launches it only for such tables).
 #[cube(launch_unchecked)]
 pub fn separable_gather<FS: Float, FD: Float, A: Float, N: Size>(
     src: &Array<Vector<FS, N>>,

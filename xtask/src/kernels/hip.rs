@@ -1,8 +1,9 @@
-//! The HIP tools of the offline checks: clang 19's AMDGPU backend with the HIP headers and device
-//! libraries of Debian's ROCm 5.2 packages (`clang-19 lld-19 libamdhip64-dev rocm-device-libs`,
-//! installed with apt-get when the xtask runs as root and they are missing). Each generated HIP
-//! kernel is compiled and linked to an AMDGPU code object for every architecture in `ARCHS`, and
-//! clang's `kernel-resource-usage` remarks give its registers, spills, scratch and LDS.
+//! The HIP tools of the offline checks: clang 19's AMDGPU backend with ROCm 7.2's HIP headers
+//! (`hip_headers`, pinned) and the device libraries of Debian's ROCm 5.2 packages (`clang-19
+//! lld-19 rocm-device-libs`, installed with apt-get when the xtask runs as root and they are
+//! missing). Each generated HIP kernel is compiled and linked to an AMDGPU code object for every
+//! architecture in `ARCHS`, and clang's `kernel-resource-usage` remarks give its registers,
+//! spills, scratch and LDS.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -12,11 +13,11 @@ use super::ptxas::Resources;
 /// MI300 (CDNA 3) and MI200 (CDNA 2).
 pub const ARCHS: [&str; 2] = ["gfx942", "gfx90a"];
 
-/// The Debian packages that provide the tools (clang 19 from bookworm's updates, ROCm 5.2).
-const PACKAGES: [&str; 4] = ["clang-19", "lld-19", "libamdhip64-dev", "rocm-device-libs"];
+/// The Debian packages that provide the tools (clang 19 from bookworm's updates, ROCm 5.2's
+/// device libraries).
+const PACKAGES: [&str; 3] = ["clang-19", "lld-19", "rocm-device-libs"];
 
 const CLANG: &str = "clang-19";
-const HEADERS: &str = "/usr/include/hip/hip_runtime.h";
 const BITCODE: &str = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode";
 
 /// Device libraries linked into every kernel: the work-item and barrier functions the HIP
@@ -25,13 +26,15 @@ const LIBRARIES: [&str; 5] = ["hip", "ockl", "opencl", "oclc_wavefrontsize64_on"
 
 pub struct HipToolchain {
     resource_dir: String,
+    /// ROCm 7.2's include directory.
+    headers: PathBuf,
     /// The toolchain's version line, for the report.
     pub version: String,
 }
 
 impl HipToolchain {
     /// The tools, installing the Debian packages when running as root; Err says why not.
-    pub fn find_or_install() -> Result<Self, String> {
+    pub fn find_or_install(target_dir: &Path) -> Result<Self, String> {
         if !Self::present() {
             let command = format!("apt-get install -y {}", PACKAGES.join(" "));
             if !crate::vulkan::is_root() {
@@ -55,20 +58,24 @@ impl HipToolchain {
             Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
         };
         let version = output(&["--version"])?.lines().next().unwrap_or_default().to_string();
-        let hip = Command::new("dpkg-query")
-            .args(["-W", "-f=${Version}", "libamdhip64-dev"])
+        let libraries = Command::new("dpkg-query")
+            .args(["-W", "-f=${Version}", "rocm-device-libs"])
             .output()
             .map(|o| String::from_utf8_lossy(&o.stdout).to_string())
             .unwrap_or_default();
         Ok(HipToolchain {
             resource_dir: output(&["-print-resource-dir"])?,
-            version: format!("{version}; HIP headers and device libraries of Debian's ROCm {hip}"),
+            headers: super::hip_headers::find_or_fetch(target_dir)?,
+            version: format!(
+                "{version}; HIP headers of {}; device libraries of Debian's ROCm {libraries}",
+                super::hip_headers::VERSION
+            ),
         })
     }
 
     fn present() -> bool {
         let clang = Command::new(CLANG).arg("--version").output().is_ok_and(|o| o.status.success());
-        clang && Path::new(HEADERS).exists() && Path::new(BITCODE).join("ockl.bc").exists()
+        clang && Path::new(BITCODE).join("ockl.bc").exists()
     }
 
     /// Itself, once clang has rejected a broken kernel (or a pass would mean nothing).
@@ -82,9 +89,9 @@ impl HipToolchain {
         }
     }
 
-    /// Whether a source can be compiled with these headers (ROCm 5.2 has no `hip_bf16.h`).
+    /// Whether a source can be compiled with these headers (e.g. `hip/hip_bf16.h`).
     pub fn has_header(&self, name: &str) -> bool {
-        Path::new("/usr/include").join(name).exists()
+        self.headers.join(name).exists()
     }
 
     /// Compiles and links `file` to `<file>.<arch>.o` and reads clang's resource remarks.
@@ -94,13 +101,8 @@ impl HipToolchain {
         command
             .args(["-x", "hip", "--cuda-device-only", "-nogpulib", "-nogpuinc", "-O3"])
             .arg(format!("--offload-arch={arch}"))
-            .args([
-                "-isystem",
-                &self.resource_dir,
-                "-include",
-                "__clang_hip_runtime_wrapper.h",
-                "-I/usr/include",
-            ])
+            .args(["-isystem", &self.resource_dir, "-include", "__clang_hip_runtime_wrapper.h"])
+            .arg(format!("-I{}", self.headers.display()))
             .arg("-Rpass-analysis=kernel-resource-usage");
         for library in LIBRARIES.iter().map(|l| l.to_string()).chain([isa_library(arch)]) {
             command

@@ -5,9 +5,10 @@
 //!   spill and shared-memory report; a compile error or a spill fails;
 //! - WGSL: parsed and validated by naga;
 //! - HIP: compiled and linked to AMDGPU code objects for gfx942 and gfx90a by clang 19 with
-//!   ROCm 5.2's HIP headers and device libraries (Debian's packages), for its VGPR, SGPR,
-//!   spill, scratch and LDS report; a compile error or a spill fails. Kernels the toolchain's
-//!   headers cannot take (bf16: ROCm 5.2 has no `hip_bf16.h`) are shape-checked and listed.
+//!   ROCm 7.2's HIP headers (pinned, `hip_headers`) and ROCm 5.2's device libraries (Debian's
+//!   package), for its VGPR, SGPR, spill, scratch and LDS report; a compile error or a spill
+//!   fails. Kernels headers could not take (bf16 without `hip_bf16.h`) would be shape-checked
+//!   and listed.
 //!
 //! Sources (and PTX) land in `target/kernel-sources/<backend>/` for inspection. They are not
 //! committed: CubeCL 0.10 orders local declarations and shared-memory offsets by hash-map
@@ -17,6 +18,7 @@
 mod catalog;
 mod cuda_tools;
 mod hip;
+mod hip_headers;
 mod nvrtc;
 mod ptxas;
 mod report;
@@ -51,7 +53,7 @@ pub fn run() -> Result<Report, String> {
         }
     };
     let sources = target.join("kernel-sources");
-    let hip = match hip::HipToolchain::find_or_install() {
+    let hip = match hip::HipToolchain::find_or_install(&target) {
         Ok(hip) => {
             fs::create_dir_all(&sources).map_err(|e| format!("{}: {e}", sources.display()))?;
             let hip = hip.rejecting_broken_kernels(&sources)?;
@@ -75,7 +77,7 @@ pub fn run() -> Result<Report, String> {
     if hip.as_ref().is_some_and(|h| !h.has_header("hip/hip_bf16.h")) {
         report.skips.push(Skip::new(
             "HIP gather bf16 compile",
-            "ROCm 5.2's headers have no hip/hip_bf16.h (ROCm 6+): shape-checked only".into(),
+            "these HIP headers have no hip/hip_bf16.h (ROCm 6+): shape-checked only".into(),
         ));
     }
     Ok(report)
