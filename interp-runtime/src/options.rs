@@ -132,8 +132,9 @@ pub enum Strategy {
     /// Shared-memory tiles (scalar layouts only; others fall back to the default rule).
     Tiled,
     /// One pass, a unit per destination pixel looping over several channels with its table
-    /// entries in registers (scalar layouts with at most 4 taps per axis; others fall back to
-    /// the default rule). The default where it applies (docs/PERFORMANCE.md, v11).
+    /// entries in registers (scalar layouts whose tables hold at most 4 taps per axis, or up to
+    /// 32 along one axis; others fall back to the default rule, whose two passes then run in
+    /// it). Picked by default where the rules of docs/PERFORMANCE.md (v11) say so.
     Planes,
 }
 

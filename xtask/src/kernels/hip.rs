@@ -1,7 +1,8 @@
 //! The HIP tools of the offline checks: clang 19's AMDGPU backend with ROCm 7.2's HIP headers
-//! (`hip_headers`, pinned) and the device libraries of Debian's ROCm 5.2 packages (`clang-19
-//! lld-19 rocm-device-libs`, installed with apt-get when the xtask runs as root and they are
-//! missing). Each generated HIP kernel is compiled and linked to an AMDGPU code object for every
+//! (`hip_headers`, pinned; Debian's ROCm 5.2 headers when they cannot be fetched, bf16 then
+//! shape-checked only) and the device libraries of Debian's ROCm 5.2 packages (`clang-19 lld-19
+//! libamdhip64-dev rocm-device-libs`, installed with apt-get when the xtask runs as root and
+//! they are missing). Each generated HIP kernel is compiled and linked to an AMDGPU code object for every
 //! architecture in `ARCHS`, and clang's `kernel-resource-usage` remarks give its registers,
 //! spills, scratch and LDS.
 
@@ -14,10 +15,12 @@ use super::ptxas::Resources;
 pub const ARCHS: [&str; 2] = ["gfx942", "gfx90a"];
 
 /// The Debian packages that provide the tools (clang 19 from bookworm's updates, ROCm 5.2's
-/// device libraries).
-const PACKAGES: [&str; 3] = ["clang-19", "lld-19", "rocm-device-libs"];
+/// device libraries and the fallback headers).
+const PACKAGES: [&str; 4] = ["clang-19", "lld-19", "libamdhip64-dev", "rocm-device-libs"];
 
 const CLANG: &str = "clang-19";
+/// Debian's ROCm 5.2 headers, used when ROCm 7.2's cannot be fetched.
+const SYSTEM_HEADERS: &str = "/usr/include";
 const BITCODE: &str = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode";
 
 /// Device libraries linked into every kernel: the work-item and barrier functions the HIP
@@ -26,7 +29,7 @@ const LIBRARIES: [&str; 5] = ["hip", "ockl", "opencl", "oclc_wavefrontsize64_on"
 
 pub struct HipToolchain {
     resource_dir: String,
-    /// ROCm 7.2's include directory.
+    /// The include directory: ROCm 7.2's, or Debian's ROCm 5.2 when that cannot be fetched.
     headers: PathBuf,
     /// The toolchain's version line, for the report.
     pub version: String,
@@ -63,19 +66,26 @@ impl HipToolchain {
             .output()
             .map(|o| String::from_utf8_lossy(&o.stdout).to_string())
             .unwrap_or_default();
+        let (headers, origin) = match super::hip_headers::find_or_fetch(target_dir) {
+            Ok(headers) => (headers, super::hip_headers::VERSION.to_string()),
+            Err(reason) => {
+                println!("kernels: {reason}; using Debian's ROCm 5.2 HIP headers instead");
+                (
+                    PathBuf::from(SYSTEM_HEADERS),
+                    format!("Debian's ROCm {libraries} (ROCm 7.2's: {reason})"),
+                )
+            }
+        };
         Ok(HipToolchain {
             resource_dir: output(&["-print-resource-dir"])?,
-            headers: super::hip_headers::find_or_fetch(target_dir)?,
-            version: format!(
-                "{version}; HIP headers of {}; device libraries of Debian's ROCm {libraries}",
-                super::hip_headers::VERSION
-            ),
+            headers,
+            version: format!("{version}; HIP headers of {origin}; device libraries of Debian's ROCm {libraries}"),
         })
     }
 
     fn present() -> bool {
         let clang = Command::new(CLANG).arg("--version").output().is_ok_and(|o| o.status.success());
-        clang && Path::new(BITCODE).join("ockl.bc").exists()
+        clang && Path::new(SYSTEM_HEADERS).join("hip/hip_runtime.h").exists() && Path::new(BITCODE).join("ockl.bc").exists()
     }
 
     /// Itself, once clang has rejected a broken kernel (or a pass would mean nothing).

@@ -27,8 +27,9 @@ pub fn find_or_fetch(target_dir: &Path) -> Result<PathBuf, String> {
         .args(["--fail", "--silent", "--show-error", "--location", "--output"])
         .arg(&package)
         .arg(URL))?;
-    let sum = run(Command::new("sha256sum").arg(&package))?;
-    if sum.split_whitespace().next() != Some(SHA256) {
+    let output = run(Command::new("sha256sum").arg(&package))?;
+    let sum = output.split_whitespace().next().unwrap_or_default();
+    if sum != SHA256 {
         let _ = fs::remove_file(&package);
         return Err(format!("{URL}: SHA-256 {sum} is not the pinned {SHA256}"));
     }
