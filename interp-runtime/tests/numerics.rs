@@ -166,9 +166,8 @@ fn strategies_agree() {
                     widest_row(&rows, plan.input[2], backward),
                     widest_row(&cols, plan.input[3], backward),
                 );
-                // The planes kernel's shapes (PLANE_SHAPES): then it runs in one pass.
-                let one_pass_planes =
-                    (row_width <= 4 && col_width <= 4) || (row_width <= 1 && col_width <= 32) || (col_width <= 1 && row_width <= 32);
+                // Tables that fit one of the planes kernel's shapes: then it runs in one pass.
+                let one_pass_planes = interp_kernels::gather::plane_shape(row_width as u32, col_width as u32).is_some();
                 let x = quantize(DType::F32, &random(from.iter().product(), index as u64 + 11));
                 let source = upload(&client, &x, from, layout, DType::F32);
                 let expected = if backward {

@@ -174,10 +174,10 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), vectorization: Vectoriza
         Some(planes) => planes.max(1),
         None => (n * c * h * w / PLANES_TARGET_UNITS).clamp(1, MAX_PLANES),
     };
-    if !forced && planes.min(c) <= 1 && matches!(vectorization, Vectorization::Width(v) if v > 1) {
+    let planes = planes.min(c.max(1));
+    if !forced && planes == 1 && matches!(vectorization, Vectorization::Width(v) if v > 1) {
         return None;
     }
-    let planes = planes.min(c.max(1));
     Some(PlanesLaunch {
         shape,
         planes: planes as u32,

@@ -2,9 +2,9 @@
 //! (`hip_headers`, pinned; Debian's ROCm 5.2 headers when they cannot be fetched, bf16 then
 //! shape-checked only) and the device libraries of Debian's ROCm 5.2 packages (`clang-19 lld-19
 //! libamdhip64-dev rocm-device-libs`, installed with apt-get when the xtask runs as root and
-//! they are missing). Each generated HIP kernel is compiled and linked to an AMDGPU code object for every
-//! architecture in `ARCHS`, and clang's `kernel-resource-usage` remarks give its registers,
-//! spills, scratch and LDS.
+//! they are missing). Each generated HIP kernel is compiled and linked to an AMDGPU code object
+//! for every architecture in `ARCHS`, and clang's `kernel-resource-usage` remarks give its
+//! registers, spills, scratch and LDS.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
