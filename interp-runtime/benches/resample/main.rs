@@ -28,6 +28,8 @@ pub struct Measured {
     pub forward: Duration,
     pub backward: Duration,
     pub copy: Duration,
+    /// Host time of one forward call (see [`host_time`]).
+    pub host: Duration,
 }
 
 /// A CPU-sized smoke run of the same code paths (`--smoke`): one workload of each rank.
@@ -95,19 +97,51 @@ impl Flush {
     }
 }
 
-/// Median device time of `f` over `reps` runs, each after an L2 flush, after `warmup` runs.
+/// Median device time of `f` over `reps` runs, each right behind an L2 flush, after `warmup`
+/// runs.
+///
+/// cubecl 0.10's `profile` on CUDA is a host clock between two stream synchronizations
+/// (`TimingMethod::System`), so timing `f` alone would add the launch path and the wake-up
+/// after the sync (15-20 us on the H200 machine) to every run: for a 20 us kernel, half the
+/// figure. Each run here times the flush alone and the flush followed by `f`, back to back, and
+/// keeps the difference: `f` is enqueued while the flush still runs (as in
+/// `triton.testing.do_bench`, whose CUDA events start when the flush ends), so what remains is
+/// `f`'s device time, as PyTorch's is measured. The host cost of a call is [`host_time`].
 fn time(client: &Client, flush: &Flush, warmup: usize, reps: usize, f: impl Fn() + Sync) -> Duration {
     for _ in 0..warmup {
         f();
     }
     block_on(client.sync()).expect("sync");
+    let wall = |g: &(dyn Fn() + Sync)| {
+        let (_, duration) = client.profile(g, "interp-bench").expect("profile");
+        block_on(duration.resolve()).duration()
+    };
     let mut samples: Vec<Duration> = (0..reps)
         .map(|_| {
-            flush.run(client);
-            let (_, duration) = client.profile(&f, "interp-bench").expect("profile");
-            block_on(duration.resolve()).duration()
+            let flush_alone = wall(&|| flush.run(client));
+            let flush_then_f = wall(&|| {
+                flush.run(client);
+                f();
+            });
+            flush_then_f.saturating_sub(flush_alone)
         })
         .collect();
+    samples.sort();
+    samples[reps / 2]
+}
+
+/// Median host time of one call of `f` (validation, strategy choice, launches; no sync
+/// inside), each call on an idle device.
+fn host_time(client: &Client, reps: usize, f: impl Fn()) -> Duration {
+    let mut samples: Vec<Duration> = (0..reps)
+        .map(|_| {
+            block_on(client.sync()).expect("sync");
+            let start = std::time::Instant::now();
+            f();
+            start.elapsed()
+        })
+        .collect();
+    block_on(client.sync()).expect("sync");
     samples.sort();
     samples[reps / 2]
 }
@@ -190,6 +224,9 @@ fn main() {
         let backward = time(&client, &flush, 3, 21, || {
             resampler.backward(y.view(), x.view()).expect("backward");
         });
+        let host = host_time(&client, 21, || {
+            resampler.forward(x.view(), y.view()).expect("forward");
+        });
         let copy = *copies
             .entry(case.bytes())
             .or_insert_with(|| time_copy(&client, &flush, case.bytes()));
@@ -198,6 +235,7 @@ fn main() {
             forward,
             backward,
             copy,
+            host,
         };
         eprintln!("{}", report::line(&m, pytorch.get(&m.case.key())));
         results.push(m);
