@@ -1,13 +1,14 @@
 //! Every kernel interp launches, as a [`KernelDefinition`] built without a launch: what the
 //! generated-source checks (`cargo xtask verify`) compile to CUDA, HIP and WGSL on a machine
 //! without a GPU. The variants listed here are the ones the runtime can pick: every vector
-//! width up to a bound, both unit orders, every strip length, the planes kernel's tap shapes, the tiles.
+//! width up to a bound, both unit orders, every strip length, the planes kernel's tap shapes, the team sizes, the tiles.
 
 use cubecl::prelude::*;
 
 use crate::gather::{
-    separable_gather, separable_gather_along_width, separable_gather_planes, separable_gather_strips, separable_gather_tiled,
-    AxisTableCompilationArg, GatherLayoutCompilationArg, Sequence4CompilationArg, MAX_STRIP, PLANE_SHAPES, TILE_H, TILE_W,
+    separable_gather, separable_gather_along_width, separable_gather_planes, separable_gather_strips, separable_gather_teams,
+    separable_gather_tiled, AxisTableCompilationArg, GatherLayoutCompilationArg, Sequence4CompilationArg, MAX_STRIP, PLANE_SHAPES, TEAMS,
+    TEAM_CUBE, TILE_H, TILE_W,
 };
 use crate::UNITS_PER_CUBE;
 
@@ -95,6 +96,23 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
     for (row_taps, col_taps) in PLANE_SHAPES {
         let definition = define!(separable_gather_planes::SeparableGatherPlanes<FS, FD, A, R>, line(), (), row_taps, col_taps);
         push(format!("gather {types} planes {row_taps}x{col_taps}"), definition);
+    }
+    for team in TEAMS {
+        for channels_fastest in [false, true] {
+            for uniform in [false, true] {
+                let order = if channels_fastest { "nhwc" } else { "nchw" };
+                let sums = if uniform { " uniform" } else { "" };
+                let definition = define!(
+                    separable_gather_teams::SeparableGatherTeams<FS, FD, A, R>,
+                    settings(CubeDim::new_1d(TEAM_CUBE)),
+                    (),
+                    channels_fastest,
+                    uniform,
+                    team
+                );
+                push(format!("gather {types} teams x{team} {order}{sums}"), definition);
+            }
+        }
     }
     let tiles = settings(CubeDim::new_2d(TILE_W, TILE_H));
     push(

@@ -136,6 +136,11 @@ pub enum Strategy {
     /// 32 along one axis; others fall back to the default rule, whose two passes then run in
     /// it). Picked by default where the rules of docs/PERFORMANCE.md (v11) say so.
     Planes,
+    /// Teams of units per output, each summing a share of its window, added in a fixed tree in
+    /// shared memory (scalar layouts whose windows split into shares of at most 64 tap pairs;
+    /// others fall back to the default rule). For large downsampling ratios: area and
+    /// antialiased pooling, global pooling (docs/PERFORMANCE.md, v12).
+    Teams,
 }
 
 /// Overrides of the launch rules, for experiments and benchmarks. The default (`None`

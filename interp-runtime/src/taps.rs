@@ -54,6 +54,16 @@ impl AxisTaps {
                 .all(|w| self.index[w[0]..w[1]].windows(2).all(|p| p[1] == p[0] + 1))
     }
 
+    /// Whether every row reads consecutive indices with one weight for all of them (area
+    /// pooling, box filters, nearest): then a sum needs each row's first index, count and
+    /// weight, and can add its source values before weighting them once.
+    pub fn uniform_contiguous(&self) -> bool {
+        self.offsets.windows(2).all(|w| {
+            let (index, weight) = (&self.index[w[0]..w[1]], &self.weight[w[0]..w[1]]);
+            index.windows(2).all(|p| p[1] == p[0] + 1) && weight.iter().all(|&v| v == weight[0])
+        })
+    }
+
     fn row(&self, r: usize) -> impl Iterator<Item = (u32, f32)> + '_ {
         let span = self.offsets[r]..self.offsets[r + 1];
         self.index[span.clone()].iter().copied().zip(self.weight[span].iter().copied())

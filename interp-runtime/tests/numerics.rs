@@ -3,9 +3,9 @@
 
 mod common;
 
-use common::cases::{all_cases, Case};
+use common::cases::{all_cases, configs, Case, Geometry};
 use common::*;
-use interp_runtime::{interpolate, interpolate_backward, reference, DType, Strategy, Tuning};
+use interp_runtime::{interpolate, interpolate_backward, reference, DType, Resize, Spatial, Strategy, Tuning};
 
 /// Runs every case x layout x dtype through `check`, reporting all failures at once.
 fn for_all(what: &str, check: impl Fn(&Client, &Case, Layout, DType, u64) -> Result<(), String>) {
@@ -146,6 +146,7 @@ fn strategies_agree() {
         ("planes x8", forced(Strategy::Planes, Some(8), None)),
         ("two-pass", forced(Strategy::TwoPass, None, None)),
         ("tiled", forced(Strategy::Tiled, None, None)),
+        ("teams", forced(Strategy::Teams, None, Some(1))),
     ];
     let (mut failures, mut count, mut bitwise) = (Vec::new(), 0, 0);
     for (index, case) in all_cases().iter().enumerate() {
@@ -238,4 +239,73 @@ fn widest_row(taps: &reference::AxisTaps, in_len: usize, adjoint: bool) -> usize
         }
     }
     per_row.iter().map(|s| s.len()).max().unwrap_or(0)
+}
+
+/// The teams kernel (forced) on the windows it is built for: global pooling to 1x1, 8x-16x
+/// downsamples of odd sizes, and a 1-D 333x downsample (antialiased: windows of 2000 taps, a
+/// team of 256 units), every configuration, both layouts (channels-last runs it channels
+/// fastest), every dtype, forward and backward, against the f64 reference with poisoned
+/// outputs.
+#[test]
+fn teams_sum_large_windows() {
+    let client = client();
+    let geometry = |label, input, height, width| Geometry {
+        label,
+        input,
+        resize: Resize::Size(Spatial::two(height, width)),
+    };
+    let geometries = [
+        geometry("global 64x48 -> 1x1", [2, 5, 64, 48], 1, 1),
+        geometry("67x83 -> 8x10", [1, 3, 67, 83], 8, 10),
+        geometry("130x41 -> 8x10", [2, 3, 130, 41], 8, 10),
+        geometry("1000x1 -> 3x1", [1, 2, 1000, 1], 3, 1),
+    ];
+    let tuning = Tuning {
+        strategy: Some(Strategy::Teams),
+        max_vector: Some(1),
+        ..Tuning::default()
+    };
+    let (mut failures, mut count) = (Vec::new(), 0);
+    for geometry in geometries {
+        for config in configs() {
+            let case = Case { config, geometry };
+            let plan = case.plan();
+            let (rows, cols) = case.taps();
+            let options = case.options().tuning(tuning);
+            for layout in LAYOUTS {
+                for &dtype in &dtypes(&client) {
+                    for backward in [false, true] {
+                        count += 1;
+                        let (from, to) = if backward {
+                            (&plan.output, &plan.input)
+                        } else {
+                            (&plan.input, &plan.output)
+                        };
+                        let x = quantize(dtype, &random(from.iter().product(), count as u64));
+                        let source = upload(&client, &x, from, layout, dtype);
+                        let dst = poisoned(&client, to, layout, dtype);
+                        let run = if backward {
+                            interpolate_backward(&client, case.config.mode, source.view(), dst.view(), &options)
+                        } else {
+                            interpolate(&client, case.config.mode, source.view(), dst.view(), &options)
+                        };
+                        let expected = if backward {
+                            reference::backward(&x, &plan.input, &rows, &cols)
+                        } else {
+                            reference::forward(&x, &plan.input, &rows, &cols)
+                        };
+                        let outcome = run.map_err(|e| e.to_string()).and_then(|()| {
+                            let (actual, gaps) = download(&client, &dst);
+                            compare(&actual, gaps, &expected, dtype)
+                        });
+                        if let Err(message) = outcome {
+                            failures.push(format!("{} {layout:?} {dtype} backward={backward}: {message}", case.name()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("teams: {count} cases, {} failed", failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

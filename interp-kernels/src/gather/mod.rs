@@ -11,6 +11,7 @@ use cubecl::prelude::*;
 
 mod planes;
 mod sum;
+mod teams;
 mod tiled;
 mod width;
 
@@ -18,6 +19,7 @@ use sum::{blocks_of, plain_sum, CompensatedSum};
 
 pub use planes::{plane_shape, separable_gather_planes, PLANE_SHAPES};
 pub use sum::SUM_BLOCK;
+pub use teams::{separable_gather_teams, TEAMS, TEAM_CUBE};
 pub use tiled::{separable_gather_tiled, TILE_H, TILE_SOURCE_ROWS, TILE_W};
 pub use width::{separable_gather_along_width, separable_gather_strips, MAX_STRIP, STRIP_GROUP};
 

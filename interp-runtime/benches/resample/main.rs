@@ -3,7 +3,7 @@
 //! flush, beside a device-to-device copy of the same bytes and, when given, PyTorch's numbers
 //! from `bench/pytorch_interpolate.py` for the same cases.
 //!
-//! `resample [--workloads FILE] [--only TEXT] [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled|planes]`
+//! `resample [--workloads FILE] [--only TEXT] [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled|planes|teams]`
 
 mod kernels;
 mod report;
@@ -182,7 +182,8 @@ fn main() {
         "two-pass" => Strategy::TwoPass,
         "tiled" => Strategy::Tiled,
         "planes" => Strategy::Planes,
-        other => panic!("--strategy {other}: expected one-pass, two-pass, tiled or planes"),
+        "teams" => Strategy::Teams,
+        other => panic!("--strategy {other}: expected one-pass, two-pass, tiled, planes or teams"),
     });
     let tuning = Tuning {
         strategy,

@@ -5,7 +5,7 @@
 //! tuning: no timing, no environment.
 
 use cubecl::prelude::*;
-use interp_kernels::gather::{plane_shape, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TILE_H, TILE_SOURCE_ROWS, TILE_W};
+use interp_kernels::gather::{plane_shape, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TEAMS, TILE_H, TILE_SOURCE_ROWS, TILE_W};
 
 use super::gather::GatherIo;
 use crate::error::InterpError;
@@ -182,6 +182,56 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), vectorization: Vectoriza
         shape,
         planes: planes as u32,
     })
+}
+
+/// Most tap pairs one unit of a team sums: teams grow (8, 32, 256 units) until every unit's
+/// share of the widest window is at most this, which keeps each unit's loop short (it is
+/// one plain sum: at most `SUM_BLOCK`) and the team small (fewer tree levels, more outputs
+/// per cube).
+const TEAM_SHARE: u64 = 32;
+const _: () = assert!(TEAM_SHARE <= SUM_BLOCK as u64);
+
+/// A launch of the teams kernel: units per output, and how many of them split the columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct TeamsLaunch {
+    pub team: u32,
+    pub col_lanes: u32,
+}
+
+/// The teams kernel where it applies and pays: scalar layouts (`vectorization` without channel
+/// vectors), windows that split into shares of at most `TEAM_SHARE` tap pairs, and either
+/// forced by the tuning or picked by [`teams_pay`].
+pub(super) fn teams(io: &GatherIo, widths: (u64, u64), vectorization: Vectorization) -> Option<TeamsLaunch> {
+    let forced = io.tuning.strategy == Some(Strategy::Teams);
+    if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !(forced || (io.tuning.strategy.is_none() && teams_pay(io, widths)))
+    {
+        return None;
+    }
+    let (rows, cols) = (widths.0.max(1), widths.1.max(1));
+    TEAMS.iter().find_map(|&team| {
+        // Columns first: in NCHW consecutive lanes then read consecutive source columns.
+        let col_lanes = cols.next_power_of_two().min(u64::from(team));
+        let row_lanes = u64::from(team) / col_lanes;
+        let share = cols.div_ceil(col_lanes) * rows.div_ceil(row_lanes);
+        (share <= TEAM_SHARE).then_some(TeamsLaunch {
+            team,
+            col_lanes: col_lanes as u32,
+        })
+    })
+}
+
+/// Where teams beat the other gathers by default (measured on the H200's workload suite with
+/// `--strategy teams`, docs/PERFORMANCE.md v12): sources in NCHW order downsampled by 8x
+/// or more along both axes. Forward: global pooling 3.3-3.6x faster than two passes, area
+/// 16x 1.7-1.9x and 8x 1.3x, 8x bilinear antialiasing 1.13-1.19x faster than tiles. Why it
+/// generalizes: from 8x on, each source element falls in at most two windows per axis, so
+/// the other gathers' reuse of row sums across outputs (tiles, passes) saves little, while a
+/// unit per output walks 64 or more taps alone; below 8x (4x antialiasing, 224 -> 299, 3x
+/// signals: 0.1-0.75x) windows overlap and the reuse wins. Channels-last scalar layouts (RGB)
+/// were mixed (0.91-1.07x): left to the other gathers.
+fn teams_pay(io: &GatherIo, _widths: (u64, u64)) -> bool {
+    let ratio = |axis: usize| io.src_view.shape[axis].div_ceil(io.dst_view.shape[axis].max(1));
+    !io.src_view.channels_last() && ratio(2) >= 8 && ratio(3) >= 8
 }
 
 /// Whether a tile's source rows fit the tiled kernel's shared memory, so it takes its fast

@@ -3,11 +3,13 @@
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use interp_kernels::gather::{
-    separable_gather, separable_gather_along_width, separable_gather_planes, separable_gather_strips, separable_gather_tiled,
-    GatherLayoutLaunch, Sequence4Launch, SUM_BLOCK, TILE_H, TILE_W,
+    separable_gather, separable_gather_along_width, separable_gather_planes, separable_gather_strips, separable_gather_teams,
+    separable_gather_tiled, GatherLayoutLaunch, Sequence4Launch, SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
 };
 
-use super::choice::{intermediate_shape, planes, strategy, strip_units, unit_taps, vectorization, PlanesLaunch, Vectorization};
+use super::choice::{
+    intermediate_shape, planes, strategy, strip_units, teams, unit_taps, vectorization, PlanesLaunch, TeamsLaunch, Vectorization,
+};
 use super::table::DeviceTable;
 use crate::dtype::DType;
 use crate::options::Strategy;
@@ -52,12 +54,16 @@ pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows:
     let widths = (rows.width as u64, cols.width as u64);
     let vectors = vectorization(client, io, tap_pairs, widths);
     let channel_vectors = matches!(vectors, Vectorization::Channels(v) if v > 1);
+    if let Some(launch) = teams(io, widths, vectors) {
+        return gather_teams(client, io, rows, cols, launch);
+    }
     if let Some(launch) = planes(io, widths, vectors) {
         return gather_planes(client, io, rows, cols, launch);
     }
     match strategy(client, io, tap_pairs, widths, channel_vectors) {
-        // The rules never pick planes where `planes` declined them: one pass then.
-        Strategy::OnePass | Strategy::Planes => return gather_pass(client, io, rows, cols),
+        // The rules never pick planes or teams where `planes` or `teams` declined them: one
+        // pass then.
+        Strategy::OnePass | Strategy::Planes | Strategy::Teams => return gather_pass(client, io, rows, cols),
         Strategy::Tiled => return gather_tiled(client, io, rows, cols),
         Strategy::TwoPass => {}
     }
@@ -208,6 +214,49 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
                     launch.planes,
                     launch.shape.0,
                     launch.shape.1,
+                )
+            };
+        }
+        dispatch_dtypes!(io, launch);
+    }
+}
+
+/// The teams kernel: cubes of `TEAM_CUBE` units, `TEAM_CUBE / team` outputs each.
+fn gather_teams<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable, launch: TeamsLaunch) {
+    let [n, c, h, w] = io.dst_view.shape;
+    let layout = GatherLayoutLaunch::new(
+        n as u32,
+        c as u32,
+        h as u32,
+        w as u32,
+        strides_arg(io.src_view.strides),
+        strides_arg(io.dst_view.strides),
+    );
+    let cubes = (n * c * h * w).div_ceil((TEAM_CUBE / launch.team) as usize);
+    let dim = CubeDim::new_1d(TEAM_CUBE);
+    let count = cubecl::calculate_cube_count_elemwise(client, cubes * TEAM_CUBE as usize, dim);
+    // Reads dominate: units follow the source's order (a 1x1 destination has no order).
+    let channels_fastest = io.src_view.channels_last();
+    // SAFETY: as in `gather_pass`; every unit guards its output and reads only table slots
+    // below its rows' counts.
+    unsafe {
+        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, 1));
+        let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, 1));
+        macro_rules! launch {
+            ($fs:ty, $fd:ty, $a:ty) => {
+                separable_gather_teams::launch_unchecked::<$fs, $fd, $a, R>(
+                    client,
+                    count,
+                    dim,
+                    src,
+                    dst,
+                    rows.arg(),
+                    cols.arg(),
+                    layout,
+                    launch.col_lanes,
+                    channels_fastest,
+                    rows.uniform_taps && cols.uniform_taps,
+                    launch.team,
                 )
             };
         }

@@ -43,6 +43,7 @@ pub(crate) struct HostTable {
     width: usize,
     mean_taps: f64,
     unit_taps: bool,
+    uniform_taps: bool,
 }
 
 impl HostTable {
@@ -70,6 +71,7 @@ impl HostTable {
             width,
             mean_taps: taps.mean(),
             unit_taps: taps.unit_contiguous(),
+            uniform_taps: taps.uniform_contiguous(),
         })
     }
 
@@ -89,6 +91,7 @@ impl HostTable {
             width: self.width,
             mean_taps: self.mean_taps,
             unit_taps: self.unit_taps,
+            uniform_taps: self.uniform_taps,
         }
     }
 }
@@ -138,6 +141,8 @@ pub(crate) struct DeviceTable {
     pub(super) mean_taps: f64,
     /// Every row reads consecutive indices with weight one (`AxisTaps::unit_contiguous`).
     pub(super) unit_taps: bool,
+    /// Every row reads consecutive indices with one weight (`AxisTaps::uniform_contiguous`).
+    pub(super) uniform_taps: bool,
 }
 
 impl DeviceTable {
@@ -167,6 +172,7 @@ impl DeviceTable {
             width: 1,
             mean_taps: 1.0,
             unit_taps: true,
+            uniform_taps: true,
         }
     }
 }

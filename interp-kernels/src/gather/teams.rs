@@ -1,0 +1,143 @@
+//! The cooperative gather for large downsampling ratios: a team of units per destination
+//! element, each summing a share of the element's window, then a fixed-order tree sum in
+//! shared memory.
+
+use cubecl::prelude::*;
+
+use super::{AxisTable, GatherLayout};
+
+/// Units per cube of [`separable_gather_teams()`].
+pub const TEAM_CUBE: u32 = 256;
+
+/// The team sizes (units per destination element) the kernel is built for.
+pub const TEAMS: [u32; 3] = [8, 32, 256];
+
+/// `log2(team)` for a power of two, as a comptime value.
+fn levels(team: u32) -> u32 {
+    team.trailing_zeros()
+}
+
+/// `dst[n, c, p, q] = sum_b cols.weight[q, b] * sum_a rows.weight[p, a] * src[n, c, rows.index[p, a], cols.index[q, b]]`,
+/// each destination element summed by a team of `team` units.
+///
+/// One unit per output walks a window of `taps_y * taps_x` source elements alone; at 8x-64x
+/// (area pooling, antialiased downsampling, global pooling) that is 64 to 4096 reads in a row
+/// per unit, and few outputs (a global pool of 8192 planes: 8192 units on a device that holds
+/// 270 thousand) leave the device idle. Here the window is split: `col_lanes` units take every
+/// `col_lanes`-th column, `team / col_lanes` every so-many-th row; each sums its share down
+/// the columns (`sum_a`), weights each column sum, and the team adds its partial sums in a
+/// fixed tree (halves, then quarters, ...) in shared memory: deterministic, and the same bits
+/// on every device that rounds f32 alike. (Other strategies sum in another order: the
+/// strategy is a pure function of the shapes, so a call always gives the same bits.)
+///
+/// Mapping: without `channels_fastest` (NCHW) a team is `team` consecutive units, so the lanes
+/// of a warp read consecutive columns; with it (channels-last) a team's units are
+/// `TEAM_CUBE / team` apart and consecutive units are consecutive channels of one tap.
+///
+/// With `uniform` (both tables read consecutive indices with one weight per row: area
+/// pooling) a unit adds its source values and weights their sum once, with no table loads
+/// per tap (PyTorch's adaptive average pooling computes its windows from the index alike).
+///
+/// Grid: `ceil(outputs / (TEAM_CUBE / team))` cubes of `TEAM_CUBE` units. Scalar elements,
+/// strides in elements. The caller keeps each unit's share of a window at most `SUM_BLOCK`
+/// pairs, so every sum is as short as a one-pass sum of the same window's blocks.
+#[allow(clippy::manual_div_ceil)]
+#[cube(launch_unchecked)]
+pub fn separable_gather_teams<FS: Float, FD: Float, A: Float>(
+    src: &Array<FS>,
+    dst: &mut Array<FD>,
+    rows: &AxisTable,
+    cols: &AxisTable,
+    layout: GatherLayout,
+    col_lanes: u32,
+    #[comptime] channels_fastest: bool,
+    #[comptime] uniform: bool,
+    #[comptime] team: u32,
+) {
+    let outputs_per_cube = comptime!(TEAM_CUBE / team);
+    let unit = UNIT_POS;
+    let lane_stride = comptime!(if channels_fastest { TEAM_CUBE / team } else { 1 });
+    let lane = (unit / lane_stride) % team;
+    let slot = comptime!(if channels_fastest { 1 } else { team });
+    let slot = (unit / slot) % outputs_per_cube;
+    let output = CUBE_POS as u32 * outputs_per_cube + slot;
+    let total = layout.batch * layout.channels * layout.height * layout.width;
+    let in_range = output < total;
+
+    // Destination coordinates: width fastest (NCHW) or channels fastest (channels-last).
+    let mut rest = output;
+    let mut c = 0u32;
+    if comptime!(channels_fastest) {
+        c = rest % layout.channels;
+        rest /= layout.channels;
+    }
+    let q = rest % layout.width;
+    rest /= layout.width;
+    let p = rest % layout.height;
+    rest /= layout.height;
+    if comptime!(!channels_fastest) {
+        c = rest % layout.channels;
+        rest /= layout.channels;
+    }
+    let n = rest;
+    let s = layout.src_strides;
+    let d = layout.dst_strides;
+
+    let mut partial = A::from_int(0);
+    if in_range {
+        let row_lanes = team / col_lanes;
+        let col_lane = lane % col_lanes;
+        let row_lane = lane / col_lanes;
+        let row_count = rows.count[p as usize];
+        let col_count = cols.count[q as usize];
+        let mut col_steps = 0u32;
+        if col_lane < col_count {
+            col_steps = (col_count - col_lane + col_lanes - 1) / col_lanes;
+        }
+        let mut row_steps = 0u32;
+        if row_lane < row_count {
+            row_steps = (row_count - row_lane + row_lanes - 1) / row_lanes;
+        }
+        let base = n * s.n + c * s.c;
+        let (row_slots, col_slots) = (p * rows.width, q * cols.width);
+        if comptime!(uniform) {
+            // Consecutive indices, one weight per row: add the values, weight the sum once.
+            let first_row = rows.index[row_slots as usize] + row_lane;
+            let first_col = cols.index[col_slots as usize] + col_lane;
+            for i in 0..col_steps {
+                let column_base = base + (first_col + i * col_lanes) * s.w;
+                for j in 0..row_steps {
+                    partial += A::cast_from(src[(column_base + (first_row + j * row_lanes) * s.h) as usize]);
+                }
+            }
+            partial *= A::cast_from(rows.weight[row_slots as usize] * cols.weight[col_slots as usize]);
+        } else {
+            for i in 0..col_steps {
+                let col_slot = (col_slots + col_lane + i * col_lanes) as usize;
+                let column_base = base + cols.index[col_slot] * s.w;
+                let mut column = A::from_int(0);
+                for j in 0..row_steps {
+                    let row_slot = (row_slots + row_lane + j * row_lanes) as usize;
+                    column += A::cast_from(src[(column_base + rows.index[row_slot] * s.h) as usize]) * A::cast_from(rows.weight[row_slot]);
+                }
+                partial += column * A::cast_from(cols.weight[col_slot]);
+            }
+        }
+    }
+
+    // The team's partial sums, added pairwise in a fixed order: lane k takes lane k + half.
+    let mut sums = SharedMemory::<A>::new(TEAM_CUBE as usize);
+    sums[unit as usize] = partial;
+    sync_cube();
+    #[unroll]
+    for level in 0..comptime!(levels(team)) {
+        let half = (team / 2) >> level;
+        if lane < half {
+            sums[unit as usize] = sums[unit as usize] + sums[(unit + half * lane_stride) as usize];
+        }
+        sync_cube();
+    }
+    if in_range && lane == 0 {
+        dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = FD::cast_from(sums[unit as usize]);
+    }
+}
