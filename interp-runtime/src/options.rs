@@ -157,6 +157,9 @@ pub struct Tuning {
     /// Channels one unit of the planes kernel serves (default: up to 8, fewer when the tensor
     /// is too small to fill the device); values below 1 count as 1.
     pub planes: Option<usize>,
+    /// Most taps per axis of the planes kernel's 2-D shapes (default 8; 4 gives v11's
+    /// shapes, where 5-8 taps per axis took tiles or two passes).
+    pub max_plane_taps: Option<u32>,
 }
 
 /// Options of a call: the output size, and how the filter is sampled, as PyTorch takes

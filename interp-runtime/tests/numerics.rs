@@ -167,8 +167,10 @@ fn strategies_agree() {
                     widest_row(&rows, plan.input[2], backward),
                     widest_row(&cols, plan.input[3], backward),
                 );
-                // Tables that fit one of the planes kernel's shapes: then it runs in one pass.
-                let one_pass_planes = interp_kernels::gather::plane_shape(row_width as u32, col_width as u32).is_some();
+                // Tables that fit one of the planes kernel's pair-summing shapes: then it runs
+                // in one pass, with the one-pass kernel's sums.
+                let one_pass_planes = interp_kernels::gather::plane_shape(row_width as u32, col_width as u32)
+                    .is_some_and(|shape| !interp_kernels::gather::plane_shape_factored(shape));
                 let x = quantize(DType::F32, &random(from.iter().product(), index as u64 + 11));
                 let source = upload(&client, &x, from, layout, DType::F32);
                 let expected = if backward {

@@ -17,7 +17,7 @@ mod width;
 
 use sum::{blocks_of, plain_sum, CompensatedSum};
 
-pub use planes::{plane_shape, separable_gather_planes, PLANE_SHAPES};
+pub use planes::{plane_shape, plane_shape_factored, separable_gather_planes, PLANE_SHAPES};
 pub use sum::SUM_BLOCK;
 pub use teams::{separable_gather_teams, TEAMS, TEAM_CUBE};
 pub use tiled::{separable_gather_tiled, TILE_H, TILE_SOURCE_ROWS, TILE_W};

@@ -6,12 +6,20 @@ use cubecl::prelude::*;
 use super::{AxisTable, GatherLayout};
 
 /// The (row taps, column taps) shapes [`separable_gather_planes()`] is built for: squares of
-/// up to 4 taps per axis for 2-D filters, and one-axis shapes of up to 32 taps for the passes
+/// up to 8 taps per axis for 2-D filters, and one-axis shapes of up to 32 taps for the passes
 /// of a two-pass gather and one-axis resizes (beside a one-entry identity table). A table runs
 /// in the smallest shape that covers its widest row on both axes. No 8-tap one-axis shapes:
 /// ptxas spilled 8 bytes in their half-precision variants (`cargo xtask kernels`), which the
 /// 16-tap shapes, their taps past a row's count skipped, do not.
-pub const PLANE_SHAPES: [(u32, u32); 7] = [(1, 1), (2, 2), (4, 4), (1, 16), (16, 1), (1, 32), (32, 1)];
+pub const PLANE_SHAPES: [(u32, u32); 8] = [(1, 1), (2, 2), (4, 4), (8, 8), (1, 16), (16, 1), (1, 32), (32, 1)];
+
+/// Whether a shape sums in factored form, `sum_a w_a (sum_b w_b x)` (along the width first,
+/// as the tiles do), instead of over tap pairs with their weight products: the shapes of more
+/// than 16 pairs, whose pair arrays would hold too many registers (8x8: 128). Factored
+/// shapes keep `2 (row_taps + col_taps)` values per unit.
+pub fn plane_shape_factored((row_taps, col_taps): (u32, u32)) -> bool {
+    row_taps > 1 && col_taps > 1 && row_taps * col_taps > 16
+}
 
 /// The smallest of [`PLANE_SHAPES`] covering rows of `row_width` and `col_width` taps.
 pub fn plane_shape(row_width: u32, col_width: u32) -> Option<(u32, u32)> {
@@ -34,7 +42,8 @@ pub fn plane_shape(row_width: u32, col_width: u32) -> Option<(u32, u32)> {
 /// the width (NCHW) or within a few lines (channels-last with few channels).
 ///
 /// Same sums, in the same order, with the same f32 weight products as the one-pass kernels:
-/// the same bits. Scalar elements, strides in elements.
+/// the same bits; except the factored shapes (see [`plane_shape_factored`]), which weight
+/// each row's sum. Scalar elements, strides in elements.
 ///
 /// Grid: `width * height * batch * ceil(channels / planes)` units, width fastest.
 #[allow(clippy::manual_div_ceil)]
@@ -92,37 +101,58 @@ pub fn separable_gather_planes<FS: Float, FD: Float, A: Float>(
         }
     }
 
-    // Each tap pair's offset and f32 weight product, once for every channel (the one-pass
-    // kernels form the same product per output: same bits).
-    let pairs = row_taps * col_taps;
-    let mut pair_offset = Array::<u32>::new(pairs as usize);
-    let mut pair_weight = Array::<A>::new(pairs as usize);
-    #[unroll]
-    for a in 0..row_taps {
-        #[unroll]
-        for b in 0..col_taps {
-            let k = (a * col_taps + b) as usize;
-            pair_offset[k] = row_offset[a as usize] + col_offset[b as usize];
-            pair_weight[k] = A::cast_from(row_weight[a as usize] * col_weight[b as usize]);
-        }
-    }
-
     let first = group * planes;
     let end = u32::min(first + planes, layout.channels);
     let dst_pixel = n * d.n + p * d.h + q * d.w;
-    for c in first..end {
-        let base = n * s.n + c * s.c;
-        let mut acc = A::from_int(0);
+    if comptime!(plane_shape_factored((row_taps, col_taps))) {
+        for c in first..end {
+            let base = n * s.n + c * s.c;
+            let mut acc = A::from_int(0);
+            #[unroll]
+            for a in 0..row_taps {
+                if a < row_count {
+                    let row_base = base + row_offset[a as usize];
+                    let mut row = A::from_int(0);
+                    #[unroll]
+                    for b in 0..col_taps {
+                        if b < col_count {
+                            row += A::cast_from(src[(row_base + col_offset[b as usize]) as usize]) * A::cast_from(col_weight[b as usize]);
+                        }
+                    }
+                    acc += row * A::cast_from(row_weight[a as usize]);
+                }
+            }
+            dst[(dst_pixel + c * d.c) as usize] = FD::cast_from(acc);
+        }
+    } else {
+        // Each tap pair's offset and f32 weight product, once for every channel (the one-pass
+        // kernels form the same product per output: same bits).
+        let pairs = row_taps * col_taps;
+        let mut pair_offset = Array::<u32>::new(pairs as usize);
+        let mut pair_weight = Array::<A>::new(pairs as usize);
         #[unroll]
         for a in 0..row_taps {
             #[unroll]
             for b in 0..col_taps {
-                if a < row_count && b < col_count {
-                    let k = (a * col_taps + b) as usize;
-                    acc += A::cast_from(src[(base + pair_offset[k]) as usize]) * pair_weight[k];
-                }
+                let k = (a * col_taps + b) as usize;
+                pair_offset[k] = row_offset[a as usize] + col_offset[b as usize];
+                pair_weight[k] = A::cast_from(row_weight[a as usize] * col_weight[b as usize]);
             }
         }
-        dst[(dst_pixel + c * d.c) as usize] = FD::cast_from(acc);
+        for c in first..end {
+            let base = n * s.n + c * s.c;
+            let mut acc = A::from_int(0);
+            #[unroll]
+            for a in 0..row_taps {
+                #[unroll]
+                for b in 0..col_taps {
+                    if a < row_count && b < col_count {
+                        let k = (a * col_taps + b) as usize;
+                        acc += A::cast_from(src[(base + pair_offset[k]) as usize]) * pair_weight[k];
+                    }
+                }
+            }
+            dst[(dst_pixel + c * d.c) as usize] = FD::cast_from(acc);
+        }
     }
 }

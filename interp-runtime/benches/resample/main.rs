@@ -3,7 +3,7 @@
 //! flush, beside a device-to-device copy of the same bytes and, when given, PyTorch's numbers
 //! from `bench/pytorch_interpolate.py` for the same cases.
 //!
-//! `resample [--workloads FILE] [--only TEXT] [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled|planes|teams]`
+//! `resample [--workloads FILE] [--only TEXT] [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled|planes|teams] [--max-plane-taps N]`
 
 mod kernels;
 mod report;
@@ -187,6 +187,7 @@ fn main() {
     });
     let tuning = Tuning {
         strategy,
+        max_plane_taps: flag("--max-plane-taps").map(|v| v.parse().expect("--max-plane-taps N")),
         ..Tuning::default()
     };
     let pytorch: HashMap<String, report::TorchTimes> = flag("--pytorch").map(|p| report::read_pytorch(&p)).unwrap_or_default();

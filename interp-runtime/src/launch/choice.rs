@@ -5,7 +5,9 @@
 //! tuning: no timing, no environment.
 
 use cubecl::prelude::*;
-use interp_kernels::gather::{plane_shape, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TEAMS, TILE_H, TILE_SOURCE_ROWS, TILE_W};
+use interp_kernels::gather::{
+    plane_shape, plane_shape_factored, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TEAMS, TILE_H, TILE_SOURCE_ROWS, TILE_W,
+};
 
 use super::gather::GatherIo;
 use crate::error::InterpError;
@@ -152,6 +154,8 @@ pub(super) struct PlanesLaunch {
 /// (measured on the suite, docs/PERFORMANCE.md v11), unless forced:
 /// - channels-last pixels wider than 16 bytes: a warp's lanes are 32 pixels, so each load
 ///   spans 32 pixels' channels (RGB f32: 4 cache lines; 21 f32 classes: 21, 0.6x slower);
+/// - the factored 8x8 shape where channels are innermost (not measured there: two passes
+///   already beat PyTorch 1.5-2x on channels-last RGB antialiasing);
 /// - the one-axis shapes (a pass of up to 32 taps) where channels are innermost: there the
 ///   other gathers' neighbouring units share their table entries, which loads broadcast;
 /// - one channel per unit where width vectors apply (at most one tap pair per output): with
@@ -164,10 +168,14 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), vectorization: Vectoriza
     }
     let narrow = |width: u64| u32::try_from(width.max(1)).unwrap_or(u32::MAX);
     let shape = plane_shape(narrow(widths.0), narrow(widths.1))?;
+    if plane_shape_factored(shape) && shape.0 > io.tuning.max_plane_taps.unwrap_or(u32::MAX) {
+        return None;
+    }
     let [n, c, h, w] = io.dst_view.shape;
     let element = io.src_dtype.size().max(io.dst_dtype.size());
     let channels_last = io.dst_view.channels_last();
-    if !forced && channels_last && (shape.0 != shape.1 || c * element > MAX_PLANES_PIXEL_BYTES) {
+    let channels_last_ok = shape.0 == shape.1 && !plane_shape_factored(shape) && c * element <= MAX_PLANES_PIXEL_BYTES;
+    if !forced && channels_last && !channels_last_ok {
         return None;
     }
     let planes = match io.tuning.planes {
