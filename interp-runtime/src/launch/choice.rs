@@ -154,7 +154,8 @@ pub(super) struct PlanesLaunch {
 /// (measured on the suite, docs/PERFORMANCE.md v11), unless forced:
 /// - channels-last pixels wider than 16 bytes: a warp's lanes are 32 pixels, so each load
 ///   spans 32 pixels' channels (RGB f32: 4 cache lines; 21 f32 classes: 21, 0.6x slower);
-/// - the factored 8x8 shape where channels are innermost (not measured there: two passes
+/// - the factored 8x8 shape below a 2x downsample of both axes (see [`halves_both_axes`]), and
+///   where channels are innermost (not measured there: two passes
 ///   already beat PyTorch 1.5-2x on channels-last RGB antialiasing);
 /// - the one-axis shapes (a pass of up to 32 taps) where channels are innermost: there the
 ///   other gathers' neighbouring units share their table entries, which loads broadcast;
@@ -168,7 +169,7 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), vectorization: Vectoriza
     }
     let narrow = |width: u64| u32::try_from(width.max(1)).unwrap_or(u32::MAX);
     let shape = plane_shape(narrow(widths.0), narrow(widths.1))?;
-    if plane_shape_factored(shape) && shape.0 > io.tuning.max_plane_taps.unwrap_or(u32::MAX) {
+    if plane_shape_factored(shape) && (shape.0 > io.tuning.max_plane_taps.unwrap_or(u32::MAX) || !(forced || halves_both_axes(io))) {
         return None;
     }
     let [n, c, h, w] = io.dst_view.shape;
@@ -240,6 +241,19 @@ pub(super) fn teams(io: &GatherIo, widths: (u64, u64), vectorization: Vectorizat
 fn teams_pay(io: &GatherIo, _widths: (u64, u64)) -> bool {
     let ratio = |axis: usize| io.src_view.shape[axis].div_ceil(io.dst_view.shape[axis].max(1));
     !io.src_view.channels_last() && ratio(2) >= 8 && ratio(3) >= 8
+}
+
+/// Whether the gather downsamples both axes by 2x or more: where the factored 8x8 planes
+/// shape beats tiles (measured on the H200's suite against v11's rules, docs/PERFORMANCE.md
+/// v12): antialiased 2x-4x downsamples 1.6-2.6x faster forward, backward of 2x-4x bicubic and
+/// bilinear upsampling 1.5-2.7x; at smaller ratios (1.1x-1.5x: 224 <- 299, 768 -> 512, an
+/// upsample's lanczos forward) 0.7-0.9x. Why it generalizes: a tile of `TILE_H` rows reads
+/// `(TILE_H - 1) * ratio + taps` source rows, so below 2x its row sums are reused by several
+/// outputs, while the planes unit reads all `taps_y * taps_x` pairs per output.
+fn halves_both_axes(io: &GatherIo) -> bool {
+    let [_, _, src_h, src_w] = io.src_view.shape;
+    let [_, _, dst_h, dst_w] = io.dst_view.shape;
+    src_h >= 2 * dst_h && src_w >= 2 * dst_w
 }
 
 /// Whether a tile's source rows fit the tiled kernel's shared memory, so it takes its fast
