@@ -244,8 +244,8 @@ fn widest_row(taps: &reference::AxisTaps, in_len: usize, adjoint: bool) -> usize
 }
 
 /// The teams kernel (forced) on the windows it is built for: global pooling to 1x1, 8x-16x
-/// downsamples of odd sizes, and a 1-D 333x downsample (antialiased: windows of 2000 taps, a
-/// team of 256 units), every configuration, both layouts (channels-last runs it channels
+/// downsamples of odd sizes and an exact 8x (area: 8x8 windows), and a 1-D 333x
+/// downsample (antialiased: windows of 2000 taps, a team of 256 units), every configuration, both layouts (channels-last runs it channels
 /// fastest), every dtype, forward and backward, against the f64 reference with poisoned
 /// outputs.
 #[test]
@@ -260,6 +260,7 @@ fn teams_sum_large_windows() {
         geometry("global 64x48 -> 1x1", [2, 5, 64, 48], 1, 1),
         geometry("67x83 -> 8x10", [1, 3, 67, 83], 8, 10),
         geometry("130x41 -> 8x10", [2, 3, 130, 41], 8, 10),
+        geometry("48x40 -> 6x5", [1, 3, 48, 40], 6, 5),
         geometry("1000x1 -> 3x1", [1, 2, 1000, 1], 3, 1),
     ];
     let tuning = Tuning {

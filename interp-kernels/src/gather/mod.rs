@@ -52,6 +52,36 @@ pub struct Sequence4 {
     pub w: u32,
 }
 
+/// Coordinates of one destination element.
+#[derive(CubeType)]
+pub(crate) struct Pixel {
+    pub n: u32,
+    pub c: u32,
+    pub p: u32,
+    pub q: u32,
+}
+
+/// The destination element at `index` in unit order: width fastest (NCHW), or with
+/// `channels_last` channels fastest so that neighbouring units read neighbouring channels.
+#[cube]
+pub(crate) fn destination_pixel(index: u32, layout: GatherLayout, #[comptime] channels_last: bool) -> Pixel {
+    let mut rest = index;
+    let mut c = 0u32;
+    if comptime!(channels_last) {
+        c = rest % layout.channels;
+        rest /= layout.channels;
+    }
+    let q = rest % layout.width;
+    rest /= layout.width;
+    let p = rest % layout.height;
+    rest /= layout.height;
+    if comptime!(!channels_last) {
+        c = rest % layout.channels;
+        rest /= layout.channels;
+    }
+    Pixel { n: rest, c, p, q }
+}
+
 /// `sum_a sum_b rows.weight[p, a] * cols.weight[q, b] * src[base + rows.index[p, a] * s_h + cols.index[q, b] * s_w]`,
 /// in the accumulator type, over vectors of `M` channels.
 ///
@@ -249,21 +279,7 @@ pub fn separable_gather<FS: Float, FD: Float, A: Float, N: Size>(
     if unit >= total {
         terminate!();
     }
-    let mut rest = unit;
-    let mut c = 0u32;
-    if comptime!(channels_last) {
-        c = rest % layout.channels;
-        rest /= layout.channels;
-    }
-    let q = rest % layout.width;
-    rest /= layout.width;
-    let p = rest % layout.height;
-    rest /= layout.height;
-    if comptime!(!channels_last) {
-        c = rest % layout.channels;
-        rest /= layout.channels;
-    }
-    let n = rest;
+    let Pixel { n, c, p, q } = destination_pixel(unit, layout, channels_last);
     let s = layout.src_strides;
     let sum = weighted_sum::<FS, A, N>(src, n * s.n + c * s.c, s, rows, p, cols, q, unit_taps, wide);
     let d = layout.dst_strides;

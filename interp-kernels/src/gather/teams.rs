@@ -4,7 +4,7 @@
 
 use cubecl::prelude::*;
 
-use super::{AxisTable, GatherLayout};
+use super::{destination_pixel, AxisTable, GatherLayout, Pixel};
 
 /// Units per cube of [`separable_gather_teams()`].
 pub const TEAM_CUBE: u32 = 256;
@@ -64,22 +64,7 @@ pub fn separable_gather_teams<FS: Float, FD: Float, A: Float>(
     let total = layout.batch * layout.channels * layout.height * layout.width;
     let in_range = output < total;
 
-    // Destination coordinates: width fastest (NCHW) or channels fastest (channels-last).
-    let mut rest = output;
-    let mut c = 0u32;
-    if comptime!(channels_fastest) {
-        c = rest % layout.channels;
-        rest /= layout.channels;
-    }
-    let q = rest % layout.width;
-    rest /= layout.width;
-    let p = rest % layout.height;
-    rest /= layout.height;
-    if comptime!(!channels_fastest) {
-        c = rest % layout.channels;
-        rest /= layout.channels;
-    }
-    let n = rest;
+    let Pixel { n, c, p, q } = destination_pixel(output, layout, channels_fastest);
     let s = layout.src_strides;
     let d = layout.dst_strides;
 

@@ -238,10 +238,17 @@ pub(super) fn teams(io: &GatherIo, widths: (u64, u64), vectorization: Vectorizat
 /// unit per output walks 64 or more taps alone; below 8x (4x antialiasing, 224 -> 299, 3x
 /// signals: 0.1-0.75x) windows overlap and the reuse wins. Channels-last scalar layouts (RGB)
 /// were mixed (0.91-1.07x): left to the other gathers.
-fn teams_pay(io: &GatherIo, _widths: (u64, u64)) -> bool {
+///
+/// Windows of fewer than `TEAM_MIN_PAIRS` tap pairs (nearest, bilinear or bicubic without
+/// antialiasing at such ratios) are not teams' work: a unit per output reads them at once.
+fn teams_pay(io: &GatherIo, widths: (u64, u64)) -> bool {
     let ratio = |axis: usize| io.src_view.shape[axis].div_ceil(io.dst_view.shape[axis].max(1));
-    !io.src_view.channels_last() && ratio(2) >= 8 && ratio(3) >= 8
+    !io.src_view.channels_last() && ratio(2) >= 8 && ratio(3) >= 8 && widths.0 * widths.1 >= TEAM_MIN_PAIRS
 }
+
+/// Fewest tap pairs (widest rows) for which teams are picked by default: an 8x8 window,
+/// area pooling's at 8x, the smallest measured win.
+const TEAM_MIN_PAIRS: u64 = 64;
 
 /// Whether the gather downsamples both axes by 2x or more: where the factored 8x8 planes
 /// shape beats tiles (measured on the H200's suite against v11's rules, docs/PERFORMANCE.md

@@ -101,6 +101,12 @@ pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows:
     }
 }
 
+/// The destination's shape and both tensors' strides, in elements (the scalar kernels).
+fn scalar_layout<R: Runtime>(io: &GatherIo) -> GatherLayoutLaunch<R> {
+    let [n, c, h, w] = io.dst_view.shape.map(|d| d as u32);
+    GatherLayoutLaunch::new(n, c, h, w, strides_arg(io.src_view.strides), strides_arg(io.dst_view.strides))
+}
+
 fn strides_arg<R: Runtime>(strides: [usize; 4]) -> Sequence4Launch<R> {
     let s = strides.map(|s| s as u32);
     Sequence4Launch::new(s[0], s[1], s[2], s[3])
@@ -183,14 +189,7 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
 /// The planes kernel: a unit per destination pixel and group of `launch.planes` channels.
 fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable, launch: PlanesLaunch) {
     let [n, c, h, w] = io.dst_view.shape;
-    let layout = GatherLayoutLaunch::new(
-        n as u32,
-        c as u32,
-        h as u32,
-        w as u32,
-        strides_arg(io.src_view.strides),
-        strides_arg(io.dst_view.strides),
-    );
+    let layout = scalar_layout(io);
     // At most n * c * h * w units, which validation bounds by u32.
     let units = n * c.div_ceil(launch.planes as usize) * h * w;
     let dim = CubeDim::new_1d(UNITS_PER_CUBE);
@@ -224,14 +223,7 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
 /// The teams kernel: cubes of `TEAM_CUBE` units, `TEAM_CUBE / team` outputs each.
 fn gather_teams<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable, launch: TeamsLaunch) {
     let [n, c, h, w] = io.dst_view.shape;
-    let layout = GatherLayoutLaunch::new(
-        n as u32,
-        c as u32,
-        h as u32,
-        w as u32,
-        strides_arg(io.src_view.strides),
-        strides_arg(io.dst_view.strides),
-    );
+    let layout = scalar_layout(io);
     let cubes = (n * c * h * w).div_ceil((TEAM_CUBE / launch.team) as usize);
     let dim = CubeDim::new_1d(TEAM_CUBE);
     let count = cubecl::calculate_cube_count_elemwise(client, cubes * TEAM_CUBE as usize, dim);
@@ -267,14 +259,7 @@ fn gather_teams<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
 /// The tiled kernel: cubes of `TILE_W x TILE_H` units over (column tile, row tile, plane).
 fn gather_tiled<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
     let [n, c, h, w] = io.dst_view.shape;
-    let layout = GatherLayoutLaunch::new(
-        n as u32,
-        c as u32,
-        h as u32,
-        w as u32,
-        strides_arg(io.src_view.strides),
-        strides_arg(io.dst_view.strides),
-    );
+    let layout = scalar_layout(io);
     let dim = CubeDim::new_2d(TILE_W, TILE_H);
     let count = CubeCount::Static(
         w.div_ceil(TILE_W as usize) as u32,
