@@ -192,12 +192,13 @@ impl<R: Runtime> Resampler<R> {
                 dst_dtype,
                 tuning: self.tuning,
             };
-            gather(&self.client, &io, rows.get(), cols.get());
+            gather(&self.client, &io, rows.get(), cols.get(), &|len| self.identity(len));
         }
         Ok(())
     }
 
-    /// The identity table of `len`, uploaded once per resampler.
+    /// The identity table of `len`, uploaded once per resampler (rank routes and the 2-D
+    /// two-pass gather).
     fn identity(&self, len: usize) -> Arc<DeviceTable> {
         let mut cache = self.identities.lock().unwrap_or_else(|e| e.into_inner());
         cache

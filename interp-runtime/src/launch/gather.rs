@@ -1,5 +1,7 @@
 //! Launching the gather kernels: one pass, tiled, or two passes through an intermediate.
 
+use std::sync::Arc;
+
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use interp_kernels::gather::{
@@ -49,7 +51,16 @@ pub(crate) struct GatherIo<'a> {
 /// `dst = rows (x) cols` applied to `src`: in one pass, in shared-memory tiles, or one axis at
 /// a time (the cost of one pass grows with taps_y * taps_x, of the others with
 /// taps_y + taps_x, plus an intermediate's traffic for two passes).
-pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
+///
+/// `identity(len)` gives the identity table of an axis of `len` for the two-pass route (the
+/// caller's cache: a `Resampler` uploads each once, not per call).
+pub(crate) fn gather<R: Runtime>(
+    client: &ComputeClient<R>,
+    io: &GatherIo,
+    rows: &DeviceTable,
+    cols: &DeviceTable,
+    identity: &dyn Fn(usize) -> Arc<DeviceTable>,
+) {
     let tap_pairs = rows.mean_taps * cols.mean_taps;
     let widths = (rows.width as u64, cols.width as u64);
     let vectors = vectorization(client, io, tap_pairs, widths);
@@ -93,11 +104,11 @@ pub(crate) fn gather<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows:
         ..*io
     };
     if width_first {
-        gather_pass(client, &first, &DeviceTable::identity(client, src_h), cols);
-        gather_pass(client, &second, rows, &DeviceTable::identity(client, dst_w));
+        gather_pass(client, &first, &identity(src_h), cols);
+        gather_pass(client, &second, rows, &identity(dst_w));
     } else {
-        gather_pass(client, &first, rows, &DeviceTable::identity(client, src_w));
-        gather_pass(client, &second, &DeviceTable::identity(client, dst_h), cols);
+        gather_pass(client, &first, rows, &identity(src_w));
+        gather_pass(client, &second, &identity(dst_h), cols);
     }
 }
 
