@@ -47,11 +47,7 @@ impl AxisTaps {
     /// Whether every row reads consecutive indices, all with weight exactly one: then the
     /// gathers need only each row's first index and count.
     pub fn unit_contiguous(&self) -> bool {
-        self.weight.iter().all(|&w| w == 1.0)
-            && self
-                .offsets
-                .windows(2)
-                .all(|w| self.index[w[0]..w[1]].windows(2).all(|p| p[1] == p[0] + 1))
+        self.weight.iter().all(|&w| w == 1.0) && self.uniform_contiguous()
     }
 
     /// Whether every row reads consecutive indices with one weight for all of them (area

@@ -116,7 +116,7 @@ fn time(client: &Client, flush: &Flush, warmup: usize, reps: usize, f: impl Fn()
         let (_, duration) = client.profile(g, "interp-bench").expect("profile");
         block_on(duration.resolve()).duration()
     };
-    let mut samples: Vec<Duration> = (0..reps)
+    let samples = (0..reps)
         .map(|_| {
             let flush_alone = wall(&|| flush.run(client));
             let flush_then_f = wall(&|| {
@@ -126,14 +126,13 @@ fn time(client: &Client, flush: &Flush, warmup: usize, reps: usize, f: impl Fn()
             flush_then_f.saturating_sub(flush_alone)
         })
         .collect();
-    samples.sort();
-    samples[reps / 2]
+    median(samples)
 }
 
 /// Median host time of one call of `f` (validation, strategy choice, launches; no sync
 /// inside), each call on an idle device.
 fn host_time(client: &Client, reps: usize, f: impl Fn()) -> Duration {
-    let mut samples: Vec<Duration> = (0..reps)
+    let samples = (0..reps)
         .map(|_| {
             block_on(client.sync()).expect("sync");
             let start = std::time::Instant::now();
@@ -142,8 +141,12 @@ fn host_time(client: &Client, reps: usize, f: impl Fn()) -> Duration {
         })
         .collect();
     block_on(client.sync()).expect("sync");
+    median(samples)
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort();
-    samples[reps / 2]
+    samples[samples.len() / 2]
 }
 
 /// `dst = src` over `words` u32 words, 16 bytes per unit.

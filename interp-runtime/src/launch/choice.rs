@@ -169,13 +169,14 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), vectorization: Vectoriza
     }
     let narrow = |width: u64| u32::try_from(width.max(1)).unwrap_or(u32::MAX);
     let shape = plane_shape(narrow(widths.0), narrow(widths.1))?;
-    if plane_shape_factored(shape) && (shape.0 > io.tuning.max_plane_taps.unwrap_or(u32::MAX) || !(forced || halves_both_axes(io))) {
+    let factored = plane_shape_factored(shape);
+    if factored && (shape.0 > io.tuning.max_plane_taps.unwrap_or(u32::MAX) || !(forced || halves_both_axes(io))) {
         return None;
     }
     let [n, c, h, w] = io.dst_view.shape;
     let element = io.src_dtype.size().max(io.dst_dtype.size());
     let channels_last = io.dst_view.channels_last();
-    let channels_last_ok = shape.0 == shape.1 && !plane_shape_factored(shape) && c * element <= MAX_PLANES_PIXEL_BYTES;
+    let channels_last_ok = shape.0 == shape.1 && !factored && c * element <= MAX_PLANES_PIXEL_BYTES;
     if !forced && channels_last && !channels_last_ok {
         return None;
     }

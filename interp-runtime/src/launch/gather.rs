@@ -118,6 +118,21 @@ fn scalar_layout<R: Runtime>(io: &GatherIo) -> GatherLayoutLaunch<R> {
     GatherLayoutLaunch::new(n, c, h, w, strides_arg(io.src_view.strides), strides_arg(io.dst_view.strides))
 }
 
+/// The source and destination as arrays of scalars, each from its view's first to its last
+/// element.
+///
+/// # Safety
+/// The views must have been validated against their buffers (every element inside).
+unsafe fn scalar_arrays<R: Runtime>(io: &GatherIo) -> (ArrayArg<R>, ArrayArg<R>) {
+    // SAFETY: the caller's guarantee; the lengths are the views' spans.
+    unsafe {
+        (
+            ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, 1)),
+            ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, 1)),
+        )
+    }
+}
+
 fn strides_arg<R: Runtime>(strides: [usize; 4]) -> Sequence4Launch<R> {
     let s = strides.map(|s| s as u32);
     Sequence4Launch::new(s[0], s[1], s[2], s[3])
@@ -208,8 +223,7 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
     // SAFETY: as in `gather_pass`; every unit guards its index and reads only table slots
     // below its rows' counts.
     unsafe {
-        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, 1));
-        let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, 1));
+        let (src, dst) = scalar_arrays(io);
         macro_rules! launch {
             ($fs:ty, $fd:ty, $a:ty) => {
                 separable_gather_planes::launch_unchecked::<$fs, $fd, $a, R>(
@@ -243,8 +257,7 @@ fn gather_teams<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
     // SAFETY: as in `gather_pass`; every unit guards its output and reads only table slots
     // below its rows' counts.
     unsafe {
-        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, 1));
-        let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, 1));
+        let (src, dst) = scalar_arrays(io);
         macro_rules! launch {
             ($fs:ty, $fd:ty, $a:ty) => {
                 separable_gather_teams::launch_unchecked::<$fs, $fd, $a, R>(
@@ -279,8 +292,7 @@ fn gather_tiled<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
     );
     // SAFETY: as in `gather_pass`; every unit guards its row and column.
     unsafe {
-        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, 1));
-        let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, 1));
+        let (src, dst) = scalar_arrays(io);
         macro_rules! launch {
             ($fs:ty, $fd:ty, $a:ty) => {
                 separable_gather_tiled::launch_unchecked::<$fs, $fd, $a, R>(client, count, dim, src, dst, rows.arg(), cols.arg(), layout)
