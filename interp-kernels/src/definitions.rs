@@ -1,14 +1,14 @@
 //! Every kernel interp launches, as a [`KernelDefinition`] built without a launch: what the
 //! generated-source checks (`cargo xtask verify`) compile to CUDA, HIP and WGSL on a machine
 //! without a GPU. The variants listed here are the ones the runtime can pick: every vector
-//! width up to a bound, both unit orders, every strip length, the planes kernel's tap shapes, the team sizes, the tiles.
+//! width up to a bound, both unit orders, every strip length, the planes and blocks kernels' tap shapes, the team sizes, the tiles.
 
 use cubecl::prelude::*;
 
 use crate::gather::{
-    separable_gather, separable_gather_along_width, separable_gather_planes, separable_gather_strips, separable_gather_teams,
-    separable_gather_tiled, AxisTableCompilationArg, GatherLayoutCompilationArg, Sequence4CompilationArg, MAX_STRIP, PLANE_SHAPES, TEAMS,
-    TEAM_CUBE, TILE_H, TILE_W,
+    separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_planes, separable_gather_strips,
+    separable_gather_teams, separable_gather_tiled, AxisTableCompilationArg, GatherLayoutCompilationArg, Sequence4CompilationArg,
+    BLOCK_SHAPES, MAX_STRIP, PLANE_SHAPES, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
 };
 use crate::UNITS_PER_CUBE;
 
@@ -96,6 +96,10 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
     for (row_taps, col_taps) in PLANE_SHAPES {
         let definition = define!(separable_gather_planes::SeparableGatherPlanes<FS, FD, A, R>, line(), (), row_taps, col_taps);
         push(format!("gather {types} planes {row_taps}x{col_taps}"), definition);
+    }
+    for (row_taps, col_taps) in BLOCK_SHAPES {
+        let definition = define!(separable_gather_blocks::SeparableGatherBlocks<FS, FD, A, R>, line(), (), row_taps, col_taps);
+        push(format!("gather {types} blocks {row_taps}x{col_taps}"), definition);
     }
     for team in TEAMS {
         for channels_fastest in [false, true] {

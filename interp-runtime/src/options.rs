@@ -141,6 +141,11 @@ pub enum Strategy {
     /// others fall back to the default rule). For large downsampling ratios: area and
     /// antialiased pooling, global pooling (docs/PERFORMANCE.md, v12).
     Teams,
+    /// A unit per 2x2 block of destination pixels and group of channels, reading the source
+    /// window the block shares once (scalar layouts whose tables hold exactly 2 or 4 taps per
+    /// axis; others fall back to the default rule). For upsampling with bilinear and bicubic
+    /// filters (docs/PERFORMANCE.md, v13).
+    Blocks,
 }
 
 /// Overrides of the launch rules, for experiments and benchmarks. The default (`None`
@@ -154,12 +159,15 @@ pub struct Tuning {
     pub max_vector: Option<usize>,
     /// Most tap pairs per output for which interleaved strips run (default 4).
     pub strip_max_pairs: Option<f64>,
-    /// Channels one unit of the planes kernel serves (default: up to 8, fewer when the tensor
+    /// Channels one unit of the planes (and blocks) kernel serves (default: up to 8, fewer when the tensor
     /// is too small to fill the device); values below 1 count as 1.
     pub planes: Option<usize>,
     /// Most taps per axis of the planes kernel's 2-D shapes (default 8; 4 gives v11's
     /// shapes, where 5-8 taps per axis took tiles or two passes).
     pub max_plane_taps: Option<u32>,
+    /// Fewest units per output of the teams kernel (it takes the smallest of its team sizes,
+    /// 2, 8, 32 and 256, at least this, whose shares hold at most 32 tap pairs).
+    pub min_team: Option<u32>,
 }
 
 /// Options of a call: the output size, and how the filter is sampled, as PyTorch takes

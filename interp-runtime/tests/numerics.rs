@@ -147,6 +147,8 @@ fn strategies_agree() {
         ("two-pass", forced(Strategy::TwoPass, None, None)),
         ("tiled", forced(Strategy::Tiled, None, None)),
         ("teams", forced(Strategy::Teams, None, Some(1))),
+        ("blocks x1", forced(Strategy::Blocks, Some(1), Some(1))),
+        ("blocks x3", forced(Strategy::Blocks, Some(3), Some(1))),
     ];
     let (mut failures, mut count, mut bitwise) = (Vec::new(), 0, 0);
     for (index, case) in all_cases().iter().enumerate() {
@@ -217,6 +219,7 @@ fn strategies_agree() {
                 };
                 same("planes x1", "planes x3");
                 same("planes x1", "planes x8");
+                same("blocks x1", "blocks x3");
                 if weighted && one_pass_planes {
                     same("planes x1", "one-pass scalar");
                 }
@@ -243,33 +246,21 @@ fn widest_row(taps: &reference::AxisTaps, in_len: usize, adjoint: bool) -> usize
     per_row.iter().map(|s| s.len()).max().unwrap_or(0)
 }
 
-/// The teams kernel (forced) on the windows it is built for: global pooling to 1x1, 8x-16x
-/// downsamples of odd sizes and an exact 8x (area: 8x8 windows), and a 1-D 333x
-/// downsample (antialiased: windows of 2000 taps, a team of 256 units), every configuration, both layouts (channels-last runs it channels
-/// fastest), every dtype, forward and backward, against the f64 reference with poisoned
-/// outputs.
-#[test]
-fn teams_sum_large_windows() {
-    let client = client();
-    let geometry = |label, input, height, width| Geometry {
+/// A geometry of `input` resized to `height x width`.
+fn sized(label: &'static str, input: [usize; 4], height: usize, width: usize) -> Geometry {
+    Geometry {
         label,
         input,
         resize: Resize::Size(Spatial::two(height, width)),
-    };
-    let geometries = [
-        geometry("global 64x48 -> 1x1", [2, 5, 64, 48], 1, 1),
-        geometry("67x83 -> 8x10", [1, 3, 67, 83], 8, 10),
-        geometry("130x41 -> 8x10", [2, 3, 130, 41], 8, 10),
-        geometry("48x40 -> 6x5", [1, 3, 48, 40], 6, 5),
-        geometry("1000x1 -> 3x1", [1, 2, 1000, 1], 3, 1),
-    ];
-    let tuning = Tuning {
-        strategy: Some(Strategy::Teams),
-        max_vector: Some(1),
-        ..Tuning::default()
-    };
+    }
+}
+
+/// Runs every configuration on `geometries` under `tuning`, both layouts, every dtype, forward
+/// and backward, against the f64 reference with poisoned outputs; prints and asserts.
+fn forced_matches_reference(what: &str, tuning: Tuning, geometries: &[Geometry]) {
+    let client = client();
     let (mut failures, mut count) = (Vec::new(), 0);
-    for geometry in geometries {
+    for &geometry in geometries {
         for config in configs() {
             let case = Case { config, geometry };
             let plan = case.plan();
@@ -309,6 +300,120 @@ fn teams_sum_large_windows() {
             }
         }
     }
-    println!("teams: {count} cases, {} failed", failures.len());
+    println!("{what}: {count} cases, {} failed", failures.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The teams kernel (forced) on the windows it is built for: global pooling to 1x1, 8x-16x
+/// downsamples of odd sizes and an exact 8x (area: 8x8 windows), and a 1-D 333x downsample
+/// (antialiased: windows of 2000 taps, a team of 256 units); channels-last runs it channels
+/// fastest.
+#[test]
+fn teams_sum_large_windows() {
+    let geometries = [
+        sized("global 64x48 -> 1x1", [2, 5, 64, 48], 1, 1),
+        sized("67x83 -> 8x10", [1, 3, 67, 83], 8, 10),
+        sized("130x41 -> 8x10", [2, 3, 130, 41], 8, 10),
+        sized("48x40 -> 6x5", [1, 3, 48, 40], 6, 5),
+        sized("1000x1 -> 3x1", [1, 2, 1000, 1], 3, 1),
+    ];
+    let tuning = Tuning {
+        strategy: Some(Strategy::Teams),
+        max_vector: Some(1),
+        ..Tuning::default()
+    };
+    forced_matches_reference("teams", tuning, &geometries);
+}
+
+/// The blocks kernel (forced) on upsamples, where its shared windows serve inner blocks and
+/// the edges, odd last rows and columns, merged clamped taps and zero-weight positions (align
+/// corners) take its per-output sums: 2x, 4x and 1.33x (224 -> 299's ratio), odd sizes both
+/// ways, one axis shrinking (every block per output), and three channels per unit over five
+/// channels (a partial group); scalar units in channels-last too.
+#[test]
+fn blocks_share_windows() {
+    let geometries = [
+        sized("7x9 -> 14x18", [2, 5, 7, 9], 14, 18),
+        sized("5x4 -> 20x16", [1, 3, 5, 4], 20, 16),
+        sized("9x12 -> 12x16", [1, 5, 9, 12], 12, 16),
+        sized("6x5 -> 13x11", [1, 5, 6, 5], 13, 11),
+        sized("6x12 -> 12x5", [1, 2, 6, 12], 12, 5),
+    ];
+    let tuning = Tuning {
+        strategy: Some(Strategy::Blocks),
+        planes: Some(3),
+        max_vector: Some(1),
+        ..Tuning::default()
+    };
+    forced_matches_reference("blocks", tuning, &geometries);
+}
+
+/// The default rule runs blocks where it says (few channels, destinations of 512^2 and more,
+/// no shrinking axis, NCHW): a 3-channel 256^2 -> 512^2 bicubic upsample forward and the
+/// backward of a 512^2 -> 256^2 antialiased bicubic downsample give the bits of the forced
+/// blocks kernel (which differ from the planes kernel's), and match the f64 reference.
+#[test]
+fn blocks_by_default_on_large_few_channel_upsamples() {
+    let client = client();
+    let bicubic = |antialias| {
+        configs()
+            .into_iter()
+            .find(|c| c.mode == interp_runtime::Mode::Bicubic && c.antialias == antialias && !c.align_corners && c.border.is_none())
+            .expect("bicubic config")
+    };
+    let cases = [
+        (
+            Case {
+                config: bicubic(false),
+                geometry: sized("256^2 -> 512^2", [1, 3, 256, 256], 512, 512),
+            },
+            false,
+        ),
+        (
+            Case {
+                config: bicubic(true),
+                geometry: sized("512^2 -> 256^2", [1, 3, 512, 512], 256, 256),
+            },
+            true,
+        ),
+    ];
+    let forced = Tuning {
+        strategy: Some(Strategy::Blocks),
+        ..Tuning::default()
+    };
+    for (case, backward) in cases {
+        let plan = case.plan();
+        let (rows, cols) = case.taps();
+        let (from, to) = if backward {
+            (&plan.output, &plan.input)
+        } else {
+            (&plan.input, &plan.output)
+        };
+        let x = random(from.iter().product(), 5);
+        let source = upload(&client, &x, from, Layout::Nchw, DType::F32);
+        let run = |tuning: Tuning| {
+            let dst = poisoned(&client, to, Layout::Nchw, DType::F32);
+            let options = case.options().tuning(tuning);
+            if backward {
+                interpolate_backward(&client, case.config.mode, source.view(), dst.view(), &options)
+            } else {
+                interpolate(&client, case.config.mode, source.view(), dst.view(), &options)
+            }
+            .expect("a valid call");
+            dst
+        };
+        let (default, blocks) = (run(Tuning::default()), run(forced));
+        assert!(
+            raw(&client, &default) == raw(&client, &blocks),
+            "{}: the default is not the blocks kernel",
+            case.name()
+        );
+        let expected = if backward {
+            reference::backward(&x, &plan.input, &rows, &cols)
+        } else {
+            reference::forward(&x, &plan.input, &rows, &cols)
+        };
+        let (actual, gaps) = download(&client, &default);
+        compare(&actual, gaps, &expected, DType::F32).unwrap_or_else(|e| panic!("{}: {e}", case.name()));
+    }
 }

@@ -9,6 +9,7 @@
 
 use cubecl::prelude::*;
 
+mod blocks;
 mod planes;
 mod sum;
 mod teams;
@@ -17,6 +18,7 @@ mod width;
 
 use sum::{blocks_of, plain_sum, CompensatedSum};
 
+pub use blocks::{block_shape, separable_gather_blocks, BLOCK, BLOCK_SHAPES};
 pub use planes::{plane_shape, plane_shape_factored, separable_gather_planes, PLANE_SHAPES};
 pub use sum::SUM_BLOCK;
 pub use teams::{separable_gather_teams, TEAMS, TEAM_CUBE};
@@ -80,6 +82,23 @@ pub(crate) fn destination_pixel(index: u32, layout: GatherLayout, #[comptime] ch
         rest /= layout.channels;
     }
     Pixel { n: rest, c, p, q }
+}
+
+/// The position of `unit` in a grid of `width` columns (fastest), `height` rows, `groups`
+/// channel groups and batches: `c` is the group. The planes and blocks kernels' unit order
+/// (columns of pixels or of blocks).
+#[cube]
+pub(crate) fn grid_position(unit: u32, width: u32, height: u32, groups: u32) -> Pixel {
+    let q = unit % width;
+    let mut rest = unit / width;
+    let p = rest % height;
+    rest /= height;
+    Pixel {
+        n: rest / groups,
+        c: rest % groups,
+        p,
+        q,
+    }
 }
 
 /// `sum_a sum_b rows.weight[p, a] * cols.weight[q, b] * src[base + rows.index[p, a] * s_h + cols.index[q, b] * s_w]`,

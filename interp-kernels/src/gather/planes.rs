@@ -3,7 +3,7 @@
 
 use cubecl::prelude::*;
 
-use super::{AxisTable, GatherLayout};
+use super::{grid_position, AxisTable, GatherLayout, Pixel};
 
 /// The (row taps, column taps) shapes [`separable_gather_planes()`] is built for: squares of
 /// up to 8 taps per axis for 2-D filters, and one-axis shapes of up to 32 taps for the passes
@@ -63,12 +63,7 @@ pub fn separable_gather_planes<FS: Float, FD: Float, A: Float>(
     if unit >= layout.width * layout.height * groups * layout.batch {
         terminate!();
     }
-    let q = unit % layout.width;
-    let mut rest = unit / layout.width;
-    let p = rest % layout.height;
-    rest /= layout.height;
-    let group = rest % groups;
-    let n = rest / groups;
+    let Pixel { n, c: group, p, q } = grid_position(unit, layout.width, layout.height, groups);
     let s = layout.src_strides;
     let d = layout.dst_strides;
 

@@ -10,7 +10,7 @@ use super::{destination_pixel, AxisTable, GatherLayout, Pixel};
 pub const TEAM_CUBE: u32 = 256;
 
 /// The team sizes (units per destination element) the kernel is built for.
-pub const TEAMS: [u32; 3] = [8, 32, 256];
+pub const TEAMS: [u32; 4] = [2, 8, 32, 256];
 
 /// `log2(team)` for a power of two, as a comptime value.
 fn levels(team: u32) -> u32 {

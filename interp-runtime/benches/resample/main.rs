@@ -3,7 +3,7 @@
 //! flush, beside a device-to-device copy of the same bytes and, when given, PyTorch's numbers
 //! from `bench/pytorch_interpolate.py` for the same cases.
 //!
-//! `resample [--workloads FILE] [--only TEXT] [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled|planes|teams] [--max-plane-taps N]`
+//! `resample [--workloads FILE] [--only TEXT] [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled|planes|teams|blocks] [--max-plane-taps N] [--min-team N]`
 
 mod kernels;
 mod report;
@@ -186,11 +186,13 @@ fn main() {
         "tiled" => Strategy::Tiled,
         "planes" => Strategy::Planes,
         "teams" => Strategy::Teams,
-        other => panic!("--strategy {other}: expected one-pass, two-pass, tiled, planes or teams"),
+        "blocks" => Strategy::Blocks,
+        other => panic!("--strategy {other}: expected one-pass, two-pass, tiled, planes, teams or blocks"),
     });
     let tuning = Tuning {
         strategy,
         max_plane_taps: flag("--max-plane-taps").map(|v| v.parse().expect("--max-plane-taps N")),
+        min_team: flag("--min-team").map(|v| v.parse().expect("--min-team N")),
         ..Tuning::default()
     };
     let pytorch: HashMap<String, report::TorchTimes> = flag("--pytorch").map(|p| report::read_pytorch(&p)).unwrap_or_default();

@@ -6,7 +6,7 @@
 
 use cubecl::prelude::*;
 use interp_kernels::gather::{
-    plane_shape, plane_shape_factored, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TEAMS, TILE_H, TILE_SOURCE_ROWS, TILE_W,
+    block_shape, plane_shape, plane_shape_factored, BLOCK, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TEAMS, TILE_H, TILE_SOURCE_ROWS, TILE_W,
 };
 
 use super::gather::GatherIo;
@@ -136,11 +136,13 @@ const MAX_PLANES: usize = 8;
 /// Widest channels-last pixel the planes kernel takes by default: one 16-byte vector.
 const MAX_PLANES_PIXEL_BYTES: usize = 16;
 
-/// A launch of the planes kernel: its (row taps, column taps) shape and channels per unit.
+/// A launch of the planes kernel, or of the blocks kernel (`block`: a unit per 2x2 block of
+/// pixels): its (row taps, column taps) shape and channels per unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct PlanesLaunch {
     pub shape: (u32, u32),
     pub planes: u32,
+    pub block: bool,
 }
 
 /// The planes kernel where it applies: scalar layouts (channel vectors have their own gathers)
@@ -173,28 +175,83 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), vectorization: Vectoriza
     if factored && (shape.0 > io.tuning.max_plane_taps.unwrap_or(u32::MAX) || !(forced || halves_both_axes(io))) {
         return None;
     }
-    let [n, c, h, w] = io.dst_view.shape;
+    let c = io.dst_view.shape[1];
     let element = io.src_dtype.size().max(io.dst_dtype.size());
     let channels_last = io.dst_view.channels_last();
     let channels_last_ok = shape.0 == shape.1 && !factored && c * element <= MAX_PLANES_PIXEL_BYTES;
     if !forced && channels_last && !channels_last_ok {
         return None;
     }
-    let planes = match io.tuning.planes {
-        Some(planes) => planes.max(1),
-        None => (n * c * h * w / PLANES_TARGET_UNITS).clamp(1, MAX_PLANES),
-    };
-    let planes = planes.min(c.max(1));
+    let planes = channels_per_unit(io, 1);
     if !forced && planes == 1 && matches!(vectorization, Vectorization::Width(v) if v > 1) {
         return None;
     }
     Some(PlanesLaunch {
         shape,
-        planes: planes as u32,
+        planes,
+        block: false,
     })
 }
 
-/// Most tap pairs one unit of a team sums: teams grow (8, 32, 256 units) until every unit's
+/// Channels one unit of the planes or blocks kernel serves, for units of `pixels` destination
+/// pixels each: the tuning's, else as many (up to `MAX_PLANES`) as leave about
+/// `PLANES_TARGET_UNITS` units; never more than the channels.
+fn channels_per_unit(io: &GatherIo, pixels: usize) -> u32 {
+    let [n, c, h, w] = io.dst_view.shape;
+    let planes = match io.tuning.planes {
+        Some(planes) => planes.max(1),
+        None => (n * c * h * w / pixels / PLANES_TARGET_UNITS).clamp(1, MAX_PLANES),
+    };
+    planes.min(c.max(1)) as u32
+}
+
+/// The blocks kernel where it applies: scalar layouts whose tables' widest rows are exactly
+/// one of `BLOCK_SHAPES` (2 or 4 taps per axis), unless the tuning forces another strategy;
+/// by default where [`blocks_pay`].
+pub(super) fn blocks(io: &GatherIo, widths: (u64, u64), vectorization: Vectorization) -> Option<PlanesLaunch> {
+    let forced = io.tuning.strategy == Some(Strategy::Blocks);
+    if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !(forced || io.tuning.strategy.is_none()) {
+        return None;
+    }
+    let narrow = |width: u64| u32::try_from(width).unwrap_or(u32::MAX);
+    let shape = block_shape(narrow(widths.0), narrow(widths.1))?;
+    if !forced && !blocks_pay(io) {
+        return None;
+    }
+    let block = BLOCK as usize;
+    Some(PlanesLaunch {
+        shape,
+        planes: channels_per_unit(io, block * block),
+        block: true,
+    })
+}
+
+/// Most channels, and fewest destination rows and columns, for which blocks are picked.
+const BLOCKS_MAX_CHANNELS: usize = 4;
+const BLOCKS_MIN_SIDE: usize = 512;
+
+/// Where blocks beat the planes kernel by default (measured on the H200's suite, every NCHW
+/// case with `--strategy blocks` against the default, docs/PERFORMANCE.md v13): NCHW gathers
+/// along which no axis shrinks, of at most `BLOCKS_MAX_CHANNELS` channels, into destinations
+/// of at least `BLOCKS_MIN_SIDE` rows and columns. Forward: RGB 720p bicubic up 2x and 4x
+/// 2.1-2.6x faster; backward (the adjoint gathers of antialiased downsampling: 1080p, 4K and
+/// 4096^2 RGB frames, CLIP, SD and SR preprocessing) 1.0-2.5x; no case under the rule lost. Why
+/// it generalizes: with few channels a planes unit reloads its pixel's table entries every
+/// few outputs, while a block shares them and its source window over four pixels (bicubic: 25
+/// reads for 4 outputs instead of 64). Outside the rule, blocks lost: on small destinations
+/// (U-Net decoders 32^2-128^2, 7^2-14^2 maps, 299^2, 3-D planes of 128^2-256^2: 0.3-0.9x),
+/// where the edge blocks, whose clamped taps merge into shorter rows, take the per-output sums
+/// in many warps beside the shared window; on tables of many short rows (the adjoints of area
+/// and plain bilinear or lanczos downsampling: 0.4-0.8x); and on many channels, where planes
+/// share their table loads over 8 channels (bilinear up 2x 0.65-0.83x, bicubic 0.97-1.16x).
+fn blocks_pay(io: &GatherIo) -> bool {
+    let nchw = !io.src_view.channels_last() && !io.dst_view.channels_last();
+    let [_, _, src_h, src_w] = io.src_view.shape;
+    let [_, c, dst_h, dst_w] = io.dst_view.shape;
+    nchw && src_h <= dst_h && src_w <= dst_w && c <= BLOCKS_MAX_CHANNELS && dst_h.min(dst_w) >= BLOCKS_MIN_SIDE
+}
+
+/// Most tap pairs one unit of a team sums: teams grow (2, 8, 32, 256 units) until every unit's
 /// share of the widest window is at most this, which keeps each unit's loop short (it is
 /// one plain sum: at most `SUM_BLOCK`) and the team small (fewer tree levels, more outputs
 /// per cube).
@@ -218,7 +275,8 @@ pub(super) fn teams(io: &GatherIo, widths: (u64, u64), vectorization: Vectorizat
         return None;
     }
     let (rows, cols) = (widths.0.max(1), widths.1.max(1));
-    TEAMS.iter().find_map(|&team| {
+    let min_team = io.tuning.min_team.unwrap_or(1);
+    TEAMS.iter().filter(|&&team| team >= min_team).find_map(|&team| {
         // Columns first: in NCHW consecutive lanes then read consecutive source columns.
         let col_lanes = cols.next_power_of_two().min(u64::from(team));
         let row_lanes = u64::from(team) / col_lanes;

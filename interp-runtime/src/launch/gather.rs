@@ -5,12 +5,12 @@ use std::sync::Arc;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use interp_kernels::gather::{
-    separable_gather, separable_gather_along_width, separable_gather_planes, separable_gather_strips, separable_gather_teams,
-    separable_gather_tiled, GatherLayoutLaunch, Sequence4Launch, SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
+    separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_planes, separable_gather_strips,
+    separable_gather_teams, separable_gather_tiled, GatherLayoutLaunch, Sequence4Launch, BLOCK, SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
 };
 
 use super::choice::{
-    intermediate_shape, planes, strategy, strip_units, teams, unit_taps, vectorization, PlanesLaunch, TeamsLaunch, Vectorization,
+    blocks, intermediate_shape, planes, strategy, strip_units, teams, unit_taps, vectorization, PlanesLaunch, TeamsLaunch, Vectorization,
 };
 use super::table::DeviceTable;
 use crate::dtype::DType;
@@ -68,13 +68,16 @@ pub(crate) fn gather<R: Runtime>(
     if let Some(launch) = teams(io, widths, vectors) {
         return gather_teams(client, io, rows, cols, launch);
     }
+    if let Some(launch) = blocks(io, widths, vectors) {
+        return gather_planes(client, io, rows, cols, launch);
+    }
     if let Some(launch) = planes(io, widths, vectors) {
         return gather_planes(client, io, rows, cols, launch);
     }
     match strategy(client, io, tap_pairs, widths, channel_vectors) {
-        // The rules never pick planes or teams where `planes` or `teams` declined them: one
-        // pass then.
-        Strategy::OnePass | Strategy::Planes | Strategy::Teams => return gather_pass(client, io, rows, cols),
+        // The rules never pick planes, blocks or teams where `planes`, `blocks` or `teams`
+        // declined them: one pass then.
+        Strategy::OnePass | Strategy::Planes | Strategy::Blocks | Strategy::Teams => return gather_pass(client, io, rows, cols),
         Strategy::Tiled => return gather_tiled(client, io, rows, cols),
         Strategy::TwoPass => {}
     }
@@ -212,33 +215,33 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     }
 }
 
-/// The planes kernel: a unit per destination pixel and group of `launch.planes` channels.
+/// The planes kernel (a unit per destination pixel) or, with `launch.block`, the blocks kernel
+/// (a unit per 2x2 block of pixels), each unit serving a group of `launch.planes` channels.
 fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable, launch: PlanesLaunch) {
     let [n, c, h, w] = io.dst_view.shape;
     let layout = scalar_layout(io);
+    let side = if launch.block { BLOCK as usize } else { 1 };
     // At most n * c * h * w units, which validation bounds by u32.
-    let units = n * c.div_ceil(launch.planes as usize) * h * w;
+    let units = n * c.div_ceil(launch.planes as usize) * h.div_ceil(side) * w.div_ceil(side);
     let dim = CubeDim::new_1d(UNITS_PER_CUBE);
     let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
     // SAFETY: as in `gather_pass`; every unit guards its index and reads only table slots
-    // below its rows' counts.
+    // below its rows' counts (planes) or the tables' widths, which are the shape (blocks).
     unsafe {
         let (src, dst) = scalar_arrays(io);
+        let (rows, cols) = (rows.arg(), cols.arg());
+        let (planes, (row_taps, col_taps)) = (launch.planes, launch.shape);
         macro_rules! launch {
             ($fs:ty, $fd:ty, $a:ty) => {
-                separable_gather_planes::launch_unchecked::<$fs, $fd, $a, R>(
-                    client,
-                    count,
-                    dim,
-                    src,
-                    dst,
-                    rows.arg(),
-                    cols.arg(),
-                    layout,
-                    launch.planes,
-                    launch.shape.0,
-                    launch.shape.1,
-                )
+                if launch.block {
+                    separable_gather_blocks::launch_unchecked::<$fs, $fd, $a, R>(
+                        client, count, dim, src, dst, rows, cols, layout, planes, row_taps, col_taps,
+                    )
+                } else {
+                    separable_gather_planes::launch_unchecked::<$fs, $fd, $a, R>(
+                        client, count, dim, src, dst, rows, cols, layout, planes, row_taps, col_taps,
+                    )
+                }
             };
         }
         dispatch_dtypes!(io, launch);

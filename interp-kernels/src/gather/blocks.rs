@@ -1,0 +1,243 @@
+//! The gather for upsampling in scalar layouts: a unit per 2x2 block of destination pixels
+//! (and group of channels) reads the source window the block shares once.
+
+use cubecl::prelude::*;
+
+use super::{grid_position, AxisTable, GatherLayout};
+
+/// Destination pixels per unit along each axis of [`separable_gather_blocks()`].
+pub const BLOCK: u32 = 2;
+
+/// The (row taps, column taps) shapes [`separable_gather_blocks()`] is built for: the clamp
+/// filters' full rows (bilinear: 2, bicubic: 4). A table runs in a shape only when its widest
+/// rows are exactly the shape's: then its inner rows are full and the window holds them.
+pub const BLOCK_SHAPES: [(u32, u32); 2] = [(2, 2), (4, 4)];
+
+/// The shape of [`BLOCK_SHAPES`] whose taps are exactly `row_width` and `col_width`.
+pub fn block_shape(row_width: u32, col_width: u32) -> Option<(u32, u32)> {
+    BLOCK_SHAPES.iter().copied().find(|&shape| shape == (row_width, col_width))
+}
+
+/// Two neighbouring destination indices `o`, `o + 1` along one axis, as the block reads them.
+#[derive(CubeType)]
+struct BlockAxis {
+    /// First source index of `o`'s taps.
+    first: u32,
+    /// Whether `o + 1`'s taps start one index further (else at the same index).
+    shifted: bool,
+    /// Whether both rows hold exactly `taps` consecutive indices and `o + 1` exists: the
+    /// `taps + 1` window from `first` holds both.
+    shared: bool,
+}
+
+/// Loads rows `o` and `o + 1` of `table` (`len` rows): their weights into `weights` (`o`'s
+/// then `o + 1`'s, `taps` each) and how they sit in a shared window. The table's width is
+/// `taps`, so every slot read is inside the table.
+#[cube]
+fn block_axis(table: &AxisTable, o: u32, len: u32, weights: &mut Array<f32>, #[comptime] taps: u32) -> BlockAxis {
+    let next = u32::min(o + 1, len - 1);
+    let (slots, next_slots) = (o * table.width, next * table.width);
+    let first = table.index[slots as usize];
+    let next_first = table.index[next_slots as usize];
+    // Indices ascend within a row, so `taps` entries spanning `taps` indices are consecutive.
+    let full = table.count[o as usize] == taps && table.index[(slots + taps - 1) as usize] == first + taps - 1;
+    let next_full = table.count[next as usize] == taps && table.index[(next_slots + taps - 1) as usize] == next_first + taps - 1;
+    #[unroll]
+    for k in 0..taps {
+        weights[k as usize] = table.weight[(slots + k) as usize];
+        weights[(taps + k) as usize] = table.weight[(next_slots + k) as usize];
+    }
+    BlockAxis {
+        first,
+        shifted: next_first == first + 1,
+        shared: o + 1 < len && full && next_full && (next_first == first || next_first == first + 1),
+    }
+}
+
+/// `dst[n, c, p, q] = sum_a rows.weight[p, a] * sum_b cols.weight[q, b] * src[n, c, rows.index[p, a], cols.index[q, b]]`
+/// for tables whose rows hold `row_taps` and `col_taps` entries at most, a unit per 2x2 block
+/// of destination pixels and group of `planes` consecutive channels.
+///
+/// In an upsample, neighbouring outputs read overlapping taps: the four outputs of a block
+/// read `(row_taps + 1) x (col_taps + 1)` source values where the planes kernel reads
+/// `4 row_taps col_taps` (bicubic: 25 against 64), and their table entries are loaded once
+/// for all channels. Each window row is summed along the width for the block's two columns,
+/// then the rows along the height (`sum_a w_a (sum_b w_b x)`, the factored order of the
+/// tiles and the factored planes shape). Where the window does not hold the block (the
+/// edges, where clamped taps merge; an axis that shrinks; an odd last row or column) the unit
+/// sums each output's taps from the tables, in the same order: the same bits as the shared
+/// window for every row it could have served.
+///
+/// Grid: `ceil(width / 2) * ceil(height / 2) * batch * ceil(channels / planes)` units, block
+/// columns fastest. Scalar elements, strides in elements.
+#[allow(clippy::manual_div_ceil)]
+#[cube(launch_unchecked)]
+pub fn separable_gather_blocks<FS: Float, FD: Float, A: Float>(
+    src: &Array<FS>,
+    dst: &mut Array<FD>,
+    rows: &AxisTable,
+    cols: &AxisTable,
+    layout: GatherLayout,
+    planes: u32,
+    #[comptime] row_taps: u32,
+    #[comptime] col_taps: u32,
+) {
+    let groups = (layout.channels + planes - 1) / planes;
+    let blocks_w = (layout.width + BLOCK - 1) / BLOCK;
+    let blocks_h = (layout.height + BLOCK - 1) / BLOCK;
+    let unit = ABSOLUTE_POS as u32;
+    if unit >= blocks_w * blocks_h * groups * layout.batch {
+        terminate!();
+    }
+    let block = grid_position(unit, blocks_w, blocks_h, groups);
+    let (n, group, p, q) = (block.n, block.c, block.p * BLOCK, block.q * BLOCK);
+    let first = group * planes;
+    let end = u32::min(first + planes, layout.channels);
+
+    let mut row_weight = Array::<f32>::new((2 * row_taps) as usize);
+    let mut col_weight = Array::<f32>::new((2 * col_taps) as usize);
+    let y = block_axis(rows, p, layout.height, &mut row_weight, row_taps);
+    let x = block_axis(cols, q, layout.width, &mut col_weight, col_taps);
+    if y.shared && x.shared {
+        shared_window_sums::<FS, FD, A>(
+            src,
+            dst,
+            layout,
+            n,
+            p,
+            q,
+            first,
+            end,
+            y,
+            x,
+            &row_weight,
+            &col_weight,
+            row_taps,
+            col_taps,
+        );
+    } else {
+        for k in 0..BLOCK * BLOCK {
+            let (pp, qq) = (p + k / BLOCK, q + k % BLOCK);
+            if pp < layout.height && qq < layout.width {
+                for c in first..end {
+                    table_sum::<FS, FD, A>(src, dst, rows, cols, layout, n, c, pp, qq);
+                }
+            }
+        }
+    }
+}
+
+/// The block's four outputs for channels `first..end` from the shared window.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn shared_window_sums<FS: Float, FD: Float, A: Float>(
+    src: &Array<FS>,
+    dst: &mut Array<FD>,
+    layout: GatherLayout,
+    n: u32,
+    p: u32,
+    q: u32,
+    first: u32,
+    end: u32,
+    y: BlockAxis,
+    x: BlockAxis,
+    row_weight: &Array<f32>,
+    col_weight: &Array<f32>,
+    #[comptime] row_taps: u32,
+    #[comptime] col_taps: u32,
+) {
+    let s = layout.src_strides;
+    let d = layout.dst_strides;
+    // Window offsets; past the last index the block uses (`taps - 1`, or `taps` when the second
+    // output's taps start further) the last one again, so that no read leaves the source.
+    let row_last = row_taps - 1 + select(y.shifted, 1u32, 0u32);
+    let col_last = col_taps - 1 + select(x.shifted, 1u32, 0u32);
+    let mut row_offset = Array::<u32>::new((row_taps + 1) as usize);
+    let mut col_offset = Array::<u32>::new((col_taps + 1) as usize);
+    #[unroll]
+    for i in 0..row_taps + 1 {
+        row_offset[i as usize] = (y.first + u32::min(i, row_last)) * s.h;
+    }
+    #[unroll]
+    for j in 0..col_taps + 1 {
+        col_offset[j as usize] = (x.first + u32::min(j, col_last)) * s.w;
+    }
+    let out = n * d.n + p * d.h + q * d.w;
+    for c in first..end {
+        let base = n * s.n + c * s.c;
+        // Each window row summed along the width for the block's left and right column.
+        let mut left = Array::<A>::new((row_taps + 1) as usize);
+        let mut right = Array::<A>::new((row_taps + 1) as usize);
+        #[unroll]
+        for i in 0..row_taps + 1 {
+            let row_base = base + row_offset[i as usize];
+            let mut window = Array::<A>::new((col_taps + 1) as usize);
+            #[unroll]
+            for j in 0..col_taps + 1 {
+                window[j as usize] = A::cast_from(src[(row_base + col_offset[j as usize]) as usize]);
+            }
+            let mut l = A::from_int(0);
+            let mut r = A::from_int(0);
+            #[unroll]
+            for b in 0..col_taps {
+                l += window[b as usize] * A::cast_from(col_weight[b as usize]);
+                let value = select(x.shifted, window[(b + 1) as usize], window[b as usize]);
+                r += value * A::cast_from(col_weight[(col_taps + b) as usize]);
+            }
+            left[i as usize] = l;
+            right[i as usize] = r;
+        }
+        let mut top_left = A::from_int(0);
+        let mut top_right = A::from_int(0);
+        let mut bottom_left = A::from_int(0);
+        let mut bottom_right = A::from_int(0);
+        #[unroll]
+        for a in 0..row_taps {
+            let (upper, lower) = (
+                A::cast_from(row_weight[a as usize]),
+                A::cast_from(row_weight[(row_taps + a) as usize]),
+            );
+            top_left += left[a as usize] * upper;
+            top_right += right[a as usize] * upper;
+            bottom_left += select(y.shifted, left[(a + 1) as usize], left[a as usize]) * lower;
+            bottom_right += select(y.shifted, right[(a + 1) as usize], right[a as usize]) * lower;
+        }
+        let at = out + c * d.c;
+        dst[at as usize] = FD::cast_from(top_left);
+        dst[(at + d.w) as usize] = FD::cast_from(top_right);
+        dst[(at + d.h) as usize] = FD::cast_from(bottom_left);
+        dst[(at + d.h + d.w) as usize] = FD::cast_from(bottom_right);
+    }
+}
+
+/// One output `(n, c, p, q)` summed from its table rows, in the order of the shared window.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn table_sum<FS: Float, FD: Float, A: Float>(
+    src: &Array<FS>,
+    dst: &mut Array<FD>,
+    rows: &AxisTable,
+    cols: &AxisTable,
+    layout: GatherLayout,
+    n: u32,
+    c: u32,
+    p: u32,
+    q: u32,
+) {
+    let s = layout.src_strides;
+    let d = layout.dst_strides;
+    let (row_slots, col_slots) = (p * rows.width, q * cols.width);
+    let base = n * s.n + c * s.c;
+    let mut acc = A::from_int(0);
+    for a in 0..rows.count[p as usize] {
+        let slot = (row_slots + a) as usize;
+        let row_base = base + rows.index[slot] * s.h;
+        let mut row = A::from_int(0);
+        for b in 0..cols.count[q as usize] {
+            let cslot = (col_slots + b) as usize;
+            row += A::cast_from(src[(row_base + cols.index[cslot] * s.w) as usize]) * A::cast_from(cols.weight[cslot]);
+        }
+        acc += row * A::cast_from(rows.weight[slot]);
+    }
+    dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = FD::cast_from(acc);
+}
