@@ -204,6 +204,7 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="write the per-case results here")
     parser.add_argument("--markdown", help="write the per-mode table (docs/ACCURACY.md's) here")
+    parser.add_argument("--strategy", help="force this gather strategy in interp (run_cases --strategy)")
     args = parser.parse_args()
 
     references = []
@@ -248,7 +249,7 @@ def main():
             shape = ",".join(map(str, case["shape"]))
             manifest.write(f"id={case['id']} mode={case['mode']} aa={case['aa']} align={case['align']} shape={shape} "
                            f"{resize} dtype={case['dtype']} layout={case['layout']}\n")
-    subprocess.run([args.run_cases, work], check=True)
+    subprocess.run([args.run_cases, work] + (["--strategy", args.strategy] if args.strategy else []), check=True)
 
     cuda = torch is not None and torch.cuda.is_available()
     results, failures, skipped_dtype, cpu_bug_cases, shortcut_cases = [], [], set(), [], []

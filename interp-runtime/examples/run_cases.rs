@@ -7,22 +7,32 @@
 //! per spatial axis), `dtype` (f32/f16/bf16/f64), `layout` (nchw: channels first / nhwc: channels
 //! last). `DIR/<id>.x` and `DIR/<id>.g` are the input and grad_out as little-endian f32 in
 //! row-major (N, C, spatial...) order; this writes `<id>.y` and `<id>.dx` the same way,
-//! or `<id>.err` with the refusal.
+//! or `<id>.err` with the refusal. `--strategy NAME` after `DIR` forces a gather strategy
+//! (`Strategy::name`; one that does not apply falls back to the default rule).
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use interp_runtime::testing::{download, poisoned, upload, Layout};
-use interp_runtime::{interpolate, interpolate_backward, output_shape, DType, InterpError, Mode, Options, Resize};
+use interp_runtime::{interpolate, interpolate_backward, output_shape, DType, InterpError, Mode, Options, Resize, Strategy, Tuning};
 
 fn main() {
-    let dir = std::env::args().nth(1).expect("usage: run_cases DIR");
-    let dir = Path::new(&dir);
+    let args: Vec<String> = std::env::args().collect();
+    let dir = Path::new(args.get(1).expect("usage: run_cases DIR [--strategy NAME]"));
+    let strategy = match &args[2..] {
+        [] => None,
+        [flag, name] if flag == "--strategy" => Some(Strategy::from_name(name).unwrap_or_else(|| panic!("no strategy `{name}`"))),
+        other => panic!("usage: run_cases DIR [--strategy NAME], got {other:?}"),
+    };
     let client = interp_runtime::default_client().unwrap_or_else(|error| panic!("{error}"));
     let cases = std::fs::read_to_string(dir.join("cases.txt")).expect("DIR/cases.txt");
     let (mut ran, mut refused) = (0, 0);
     for line in cases.lines().filter(|l| !l.trim().is_empty()) {
-        let case = Case::parse(line);
+        let mut case = Case::parse(line);
+        case.options = case.options.tuning(Tuning {
+            strategy,
+            ..Tuning::default()
+        });
         let read = |ext: &str| -> Vec<f64> {
             let bytes = std::fs::read(dir.join(format!("{}.{ext}", case.id))).expect("case data");
             bytes

@@ -148,6 +148,42 @@ pub enum Strategy {
     Blocks,
 }
 
+impl Strategy {
+    /// Every strategy, in the order of [`Strategy::name`]s a tool lists.
+    pub const ALL: [Strategy; 6] = [
+        Strategy::OnePass,
+        Strategy::TwoPass,
+        Strategy::Tiled,
+        Strategy::Planes,
+        Strategy::Teams,
+        Strategy::Blocks,
+    ];
+
+    /// The strategy's name on the bench's and tools' command lines: `one-pass`, `two-pass`,
+    /// `tiled`, `planes`, `teams`, `blocks`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::OnePass => "one-pass",
+            Strategy::TwoPass => "two-pass",
+            Strategy::Tiled => "tiled",
+            Strategy::Planes => "planes",
+            Strategy::Teams => "teams",
+            Strategy::Blocks => "blocks",
+        }
+    }
+
+    /// The strategy named `name` (see [`Strategy::name`]).
+    ///
+    /// ```
+    /// use interp_runtime::Strategy;
+    /// assert_eq!(Strategy::from_name("blocks"), Some(Strategy::Blocks));
+    /// assert_eq!(Strategy::from_name("fastest"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Strategy> {
+        Strategy::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
 /// Overrides of the launch rules, for experiments and benchmarks. The default (`None`
 /// everywhere) is the measured rule set of docs/PERFORMANCE.md; results are the same bits
 /// whichever strategy runs only where docs/ACCURACY.md says so, so leave it alone for training.

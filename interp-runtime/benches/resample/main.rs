@@ -180,14 +180,11 @@ fn main() {
     let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let quick = args.iter().any(|a| a == "--quick");
     let smoke = args.iter().any(|a| a == "--smoke");
-    let strategy = flag("--strategy").map(|s| match s.as_str() {
-        "one-pass" => Strategy::OnePass,
-        "two-pass" => Strategy::TwoPass,
-        "tiled" => Strategy::Tiled,
-        "planes" => Strategy::Planes,
-        "teams" => Strategy::Teams,
-        "blocks" => Strategy::Blocks,
-        other => panic!("--strategy {other}: expected one-pass, two-pass, tiled, planes, teams or blocks"),
+    let strategy = flag("--strategy").map(|s| {
+        Strategy::from_name(&s).unwrap_or_else(|| {
+            let names: Vec<_> = Strategy::ALL.iter().map(|s| s.name()).collect();
+            panic!("--strategy {s}: expected one of {}", names.join(", "))
+        })
     });
     let tuning = Tuning {
         strategy,
