@@ -98,8 +98,12 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
         push(format!("gather {types} planes {row_taps}x{col_taps}"), definition);
     }
     for (row_taps, col_taps) in BLOCK_SHAPES {
-        let definition = define!(separable_gather_blocks::SeparableGatherBlocks<FS, FD, A, R>, line(), (), row_taps, col_taps);
-        push(format!("gather {types} blocks {row_taps}x{col_taps}"), definition);
+        for short_rows in [false, true] {
+            let rows = if short_rows { " short-rows" } else { "" };
+            let definition =
+                define!(separable_gather_blocks::SeparableGatherBlocks<FS, FD, A, R>, line(), (), row_taps, col_taps, short_rows);
+            push(format!("gather {types} blocks {row_taps}x{col_taps}{rows}"), definition);
+        }
     }
     for team in TEAMS {
         for channels_fastest in [false, true] {

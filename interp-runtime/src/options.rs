@@ -204,6 +204,11 @@ pub struct Tuning {
     /// Fewest units per output of the teams kernel (it takes the smallest of its team sizes,
     /// 2, 8, 32 and 256, at least this, whose shares hold at most 32 tap pairs).
     pub min_team: Option<u32>,
+    /// Whether the blocks kernel also serves rows shorter than its shape (edges, absent last
+    /// rows or columns, short adjoint rows) from its shared window, taps past a row's count
+    /// skipped, instead of summing those blocks' outputs from the tables (default: no; built
+    /// for measuring, not yet measured: docs/PERFORMANCE.md v13).
+    pub block_short_rows: Option<bool>,
 }
 
 /// Options of a call: the output size, and how the filter is sampled, as PyTorch takes

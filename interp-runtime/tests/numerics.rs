@@ -149,6 +149,13 @@ fn strategies_agree() {
         ("teams", forced(Strategy::Teams, None, Some(1))),
         ("blocks x1", forced(Strategy::Blocks, Some(1), Some(1))),
         ("blocks x3", forced(Strategy::Blocks, Some(3), Some(1))),
+        (
+            "blocks short rows x3",
+            Tuning {
+                block_short_rows: Some(true),
+                ..forced(Strategy::Blocks, Some(3), Some(1))
+            },
+        ),
     ];
     let (mut failures, mut count, mut bitwise) = (Vec::new(), 0, 0);
     for (index, case) in all_cases().iter().enumerate() {
@@ -220,6 +227,8 @@ fn strategies_agree() {
                 same("planes x1", "planes x3");
                 same("planes x1", "planes x8");
                 same("blocks x1", "blocks x3");
+                // Short rows from the window sum the same products in the same order.
+                same("blocks x3", "blocks short rows x3");
                 if weighted && one_pass_planes {
                     same("planes x1", "one-pass scalar");
                 }
@@ -329,7 +338,8 @@ fn teams_sum_large_windows() {
 /// the edges, odd last rows and columns, merged clamped taps and zero-weight positions (align
 /// corners) take its per-output sums: 2x, 4x and 1.33x (224 -> 299's ratio), odd sizes both
 /// ways, one axis shrinking (every block per output), and three channels per unit over five
-/// channels (a partial group); scalar units in channels-last too.
+/// channels (a partial group); scalar units in channels-last too; both variants (short rows
+/// summed per output from the tables, or from the window).
 #[test]
 fn blocks_share_windows() {
     let geometries = [
@@ -346,6 +356,11 @@ fn blocks_share_windows() {
         ..Tuning::default()
     };
     forced_matches_reference("blocks", tuning, &geometries);
+    let short_rows = Tuning {
+        block_short_rows: Some(true),
+        ..tuning
+    };
+    forced_matches_reference("blocks, short rows from the window", short_rows, &geometries);
 }
 
 /// The default rule runs blocks where it says (few channels, destinations of 512^2 and more,

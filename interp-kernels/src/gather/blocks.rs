@@ -21,36 +21,80 @@ pub fn block_shape(row_width: u32, col_width: u32) -> Option<(u32, u32)> {
 /// Two neighbouring destination indices `o`, `o + 1` along one axis, as the block reads them.
 #[derive(CubeType)]
 struct BlockAxis {
-    /// First source index of `o`'s taps.
+    /// First source index of the window: `o`'s first tap (or `o + 1`'s when `o` has none).
     first: u32,
     /// Whether `o + 1`'s taps start one index further (else at the same index).
     shifted: bool,
-    /// Whether both rows hold exactly `taps` consecutive indices and `o + 1` exists: the
-    /// `taps + 1` window from `first` holds both.
+    /// Whether the `taps + 1` window from `first` holds both rows: each row's entries are
+    /// consecutive indices (`taps` of them, or with `short_rows` at most `taps`), the second
+    /// row starts at the first's index or one further, and without `short_rows` `o + 1` exists.
     shared: bool,
+    /// Entries of `o`'s and `o + 1`'s rows (`taps` each without `short_rows`; 0 for an
+    /// `o + 1` past the axis).
+    count: u32,
+    next_count: u32,
 }
 
 /// Loads rows `o` and `o + 1` of `table` (`len` rows): their weights into `weights` (`o`'s
 /// then `o + 1`'s, `taps` each) and how they sit in a shared window. The table's width is
 /// `taps`, so every slot read is inside the table.
 #[cube]
-fn block_axis(table: &AxisTable, o: u32, len: u32, weights: &mut Array<f32>, #[comptime] taps: u32) -> BlockAxis {
+fn block_axis(
+    table: &AxisTable,
+    o: u32,
+    len: u32,
+    weights: &mut Array<f32>,
+    #[comptime] taps: u32,
+    #[comptime] short_rows: bool,
+) -> BlockAxis {
     let next = u32::min(o + 1, len - 1);
     let (slots, next_slots) = (o * table.width, next * table.width);
     let first = table.index[slots as usize];
     let next_first = table.index[next_slots as usize];
-    // Indices ascend within a row, so `taps` entries spanning `taps` indices are consecutive.
-    let full = table.count[o as usize] == taps && table.index[(slots + taps - 1) as usize] == first + taps - 1;
-    let next_full = table.count[next as usize] == taps && table.index[(next_slots + taps - 1) as usize] == next_first + taps - 1;
     #[unroll]
     for k in 0..taps {
         weights[k as usize] = table.weight[(slots + k) as usize];
         weights[(taps + k) as usize] = table.weight[(next_slots + k) as usize];
     }
-    BlockAxis {
+    let count = table.count[o as usize];
+    let steps = next_first == first || next_first == first + 1;
+    let mut axis = BlockAxis {
         first,
         shifted: next_first == first + 1,
-        shared: o + 1 < len && full && next_full && (next_first == first || next_first == first + 1),
+        shared: false,
+        count: taps,
+        next_count: taps,
+    };
+    if comptime!(short_rows) {
+        let next_count = select(o + 1 < len, table.count[next as usize], 0u32);
+        // Indices ascend within a row, so `count` entries spanning `count` indices are
+        // consecutive (an empty row reads its first slot: in the table, unused).
+        let last = table.index[(slots + u32::max(count, 1) - 1) as usize];
+        let next_last = table.index[(next_slots + u32::max(next_count, 1) - 1) as usize];
+        let consecutive = count == 0 || last == first + count - 1;
+        let next_consecutive = next_count == 0 || next_last == next_first + next_count - 1;
+        axis.first = select(count == 0, select(next_count == 0, 0u32, next_first), first);
+        axis.shifted = count > 0 && next_count > 0 && next_first == first + 1;
+        axis.shared = consecutive && next_consecutive && (count == 0 || next_count == 0 || steps);
+        axis.count = count;
+        axis.next_count = next_count;
+    } else {
+        let full = count == taps && table.index[(slots + taps - 1) as usize] == first + taps - 1;
+        let next_full = table.count[next as usize] == taps && table.index[(next_slots + taps - 1) as usize] == next_first + taps - 1;
+        axis.shared = o + 1 < len && full && next_full && steps;
+    }
+    axis
+}
+
+/// `acc + value * weight`, or with `guarded` `acc` for a tap at or past `count` (a short
+/// row's end: the window position it would read is not the row's).
+#[cube]
+fn add_tap<A: Float>(acc: A, value: A, weight: A, tap: u32, count: u32, #[comptime] guarded: bool) -> A {
+    let sum = acc + value * weight;
+    if comptime!(guarded) {
+        select(tap < count, sum, acc)
+    } else {
+        sum
     }
 }
 
@@ -66,7 +110,9 @@ fn block_axis(table: &AxisTable, o: u32, len: u32, weights: &mut Array<f32>, #[c
 /// tiles and the factored planes shape). Where the window does not hold the block (the
 /// edges, where clamped taps merge; an axis that shrinks; an odd last row or column) the unit
 /// sums each output's taps from the tables, in the same order: the same bits as the shared
-/// window for every row it could have served.
+/// window for every row it could have served. With `short_rows` the shared window also serves
+/// rows of fewer consecutive entries (the edges, an absent last row or column), each tap past
+/// a row's count skipped: only rows with gaps or axes that shrink take the per-output sums.
 ///
 /// Grid: `ceil(width / 2) * ceil(height / 2) * batch * ceil(channels / planes)` units, block
 /// columns fastest. Scalar elements, strides in elements.
@@ -81,6 +127,7 @@ pub fn separable_gather_blocks<FS: Float, FD: Float, A: Float>(
     planes: u32,
     #[comptime] row_taps: u32,
     #[comptime] col_taps: u32,
+    #[comptime] short_rows: bool,
 ) {
     let groups = (layout.channels + planes - 1) / planes;
     let blocks_w = (layout.width + BLOCK - 1) / BLOCK;
@@ -96,8 +143,8 @@ pub fn separable_gather_blocks<FS: Float, FD: Float, A: Float>(
 
     let mut row_weight = Array::<f32>::new((2 * row_taps) as usize);
     let mut col_weight = Array::<f32>::new((2 * col_taps) as usize);
-    let y = block_axis(rows, p, layout.height, &mut row_weight, row_taps);
-    let x = block_axis(cols, q, layout.width, &mut col_weight, col_taps);
+    let y = block_axis(rows, p, layout.height, &mut row_weight, row_taps, short_rows);
+    let x = block_axis(cols, q, layout.width, &mut col_weight, col_taps, short_rows);
     if y.shared && x.shared {
         shared_window_sums::<FS, FD, A>(
             src,
@@ -114,6 +161,7 @@ pub fn separable_gather_blocks<FS: Float, FD: Float, A: Float>(
             &col_weight,
             row_taps,
             col_taps,
+            short_rows,
         );
     } else {
         for k in 0..BLOCK * BLOCK {
@@ -145,13 +193,18 @@ fn shared_window_sums<FS: Float, FD: Float, A: Float>(
     col_weight: &Array<f32>,
     #[comptime] row_taps: u32,
     #[comptime] col_taps: u32,
+    #[comptime] short_rows: bool,
 ) {
     let s = layout.src_strides;
     let d = layout.dst_strides;
     // Window offsets; past the last index the block uses (`taps - 1`, or `taps` when the second
     // output's taps start further) the last one again, so that no read leaves the source.
-    let row_last = row_taps - 1 + select(y.shifted, 1u32, 0u32);
-    let col_last = col_taps - 1 + select(x.shifted, 1u32, 0u32);
+    let mut row_last = row_taps - 1 + select(y.shifted, 1u32, 0u32);
+    let mut col_last = col_taps - 1 + select(x.shifted, 1u32, 0u32);
+    if comptime!(short_rows) {
+        row_last = window_last(&y);
+        col_last = window_last(&x);
+    }
     let mut row_offset = Array::<u32>::new((row_taps + 1) as usize);
     let mut col_offset = Array::<u32>::new((col_taps + 1) as usize);
     #[unroll]
@@ -180,9 +233,16 @@ fn shared_window_sums<FS: Float, FD: Float, A: Float>(
             let mut r = A::from_int(0);
             #[unroll]
             for b in 0..col_taps {
-                l += window[b as usize] * A::cast_from(col_weight[b as usize]);
+                l = add_tap::<A>(l, window[b as usize], A::cast_from(col_weight[b as usize]), b, x.count, short_rows);
                 let value = select(x.shifted, window[(b + 1) as usize], window[b as usize]);
-                r += value * A::cast_from(col_weight[(col_taps + b) as usize]);
+                r = add_tap::<A>(
+                    r,
+                    value,
+                    A::cast_from(col_weight[(col_taps + b) as usize]),
+                    b,
+                    x.next_count,
+                    short_rows,
+                );
             }
             left[i as usize] = l;
             right[i as usize] = r;
@@ -197,17 +257,39 @@ fn shared_window_sums<FS: Float, FD: Float, A: Float>(
                 A::cast_from(row_weight[a as usize]),
                 A::cast_from(row_weight[(row_taps + a) as usize]),
             );
-            top_left += left[a as usize] * upper;
-            top_right += right[a as usize] * upper;
-            bottom_left += select(y.shifted, left[(a + 1) as usize], left[a as usize]) * lower;
-            bottom_right += select(y.shifted, right[(a + 1) as usize], right[a as usize]) * lower;
+            top_left = add_tap::<A>(top_left, left[a as usize], upper, a, y.count, short_rows);
+            top_right = add_tap::<A>(top_right, right[a as usize], upper, a, y.count, short_rows);
+            // The second row's taps: the window rows from one further when it is shifted.
+            let below_left = select(y.shifted, left[(a + 1) as usize], left[a as usize]);
+            let below_right = select(y.shifted, right[(a + 1) as usize], right[a as usize]);
+            bottom_left = add_tap::<A>(bottom_left, below_left, lower, a, y.next_count, short_rows);
+            bottom_right = add_tap::<A>(bottom_right, below_right, lower, a, y.next_count, short_rows);
         }
         let at = out + c * d.c;
         dst[at as usize] = FD::cast_from(top_left);
-        dst[(at + d.w) as usize] = FD::cast_from(top_right);
-        dst[(at + d.h) as usize] = FD::cast_from(bottom_left);
-        dst[(at + d.h + d.w) as usize] = FD::cast_from(bottom_right);
+        if comptime!(short_rows) {
+            // An odd last column or row has no second output.
+            if q + 1 < layout.width {
+                dst[(at + d.w) as usize] = FD::cast_from(top_right);
+            }
+            if p + 1 < layout.height {
+                dst[(at + d.h) as usize] = FD::cast_from(bottom_left);
+                if q + 1 < layout.width {
+                    dst[(at + d.h + d.w) as usize] = FD::cast_from(bottom_right);
+                }
+            }
+        } else {
+            dst[(at + d.w) as usize] = FD::cast_from(top_right);
+            dst[(at + d.h) as usize] = FD::cast_from(bottom_left);
+            dst[(at + d.h + d.w) as usize] = FD::cast_from(bottom_right);
+        }
     }
+}
+
+/// The last window position either output of `axis` reads (at least 0).
+#[cube]
+fn window_last(axis: &BlockAxis) -> u32 {
+    u32::max(u32::max(axis.count, select(axis.shifted, 1u32, 0u32) + axis.next_count), 1) - 1
 }
 
 /// One output `(n, c, p, q)` summed from its table rows, in the order of the shared window.

@@ -137,12 +137,14 @@ const MAX_PLANES: usize = 8;
 const MAX_PLANES_PIXEL_BYTES: usize = 16;
 
 /// A launch of the planes kernel, or of the blocks kernel (`block`: a unit per 2x2 block of
-/// pixels): its (row taps, column taps) shape and channels per unit.
+/// pixels; `short_rows`: its variant that serves short rows from the shared window): its
+/// (row taps, column taps) shape and channels per unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct PlanesLaunch {
     pub shape: (u32, u32),
     pub planes: u32,
     pub block: bool,
+    pub short_rows: bool,
 }
 
 /// The planes kernel where it applies: scalar layouts (channel vectors have their own gathers)
@@ -190,6 +192,7 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), vectorization: Vectoriza
         shape,
         planes,
         block: false,
+        short_rows: false,
     })
 }
 
@@ -223,6 +226,7 @@ pub(super) fn blocks(io: &GatherIo, widths: (u64, u64), vectorization: Vectoriza
         shape,
         planes: channels_per_unit(io, block * block),
         block: true,
+        short_rows: io.tuning.block_short_rows.unwrap_or(false),
     })
 }
 

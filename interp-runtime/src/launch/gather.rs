@@ -235,7 +235,18 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
             ($fs:ty, $fd:ty, $a:ty) => {
                 if launch.block {
                     separable_gather_blocks::launch_unchecked::<$fs, $fd, $a, R>(
-                        client, count, dim, src, dst, rows, cols, layout, planes, row_taps, col_taps,
+                        client,
+                        count,
+                        dim,
+                        src,
+                        dst,
+                        rows,
+                        cols,
+                        layout,
+                        planes,
+                        row_taps,
+                        col_taps,
+                        launch.short_rows,
                     )
                 } else {
                     separable_gather_planes::launch_unchecked::<$fs, $fd, $a, R>(
