@@ -97,7 +97,10 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
         let definition = define!(separable_gather_planes::SeparableGatherPlanes<FS, FD, A, R>, line(), (), row_taps, col_taps);
         push(format!("gather {types} planes {row_taps}x{col_taps}"), definition);
     }
-    for (row_taps, col_taps) in BLOCK_SHAPES {
+    // Blocks run where source, destination and sums are f16, bf16 or f32 alike (one pass of a
+    // call's own dtype; f64 takes the planes kernel: its blocks spilled registers).
+    let blocks = FS::as_type_native_unchecked() == FD::as_type_native_unchecked() && A::as_type_native_unchecked().size() == 4;
+    for (row_taps, col_taps) in BLOCK_SHAPES.into_iter().filter(|_| blocks) {
         for short_rows in [false, true] {
             let rows = if short_rows { " short-rows" } else { "" };
             let definition =

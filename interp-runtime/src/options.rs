@@ -142,8 +142,8 @@ pub enum Strategy {
     /// antialiased pooling, global pooling (docs/PERFORMANCE.md, v12).
     Teams,
     /// A unit per 2x2 block of destination pixels and group of channels, reading the source
-    /// window the block shares once (scalar layouts whose tables hold exactly 2 or 4 taps per
-    /// axis; others fall back to the default rule). For upsampling with bilinear and bicubic
+    /// window the block shares once (scalar layouts in f16, bf16 or f32 whose tables hold
+    /// exactly 2 or 4 taps per axis; others fall back to the default rule). For upsampling with bilinear and bicubic
     /// filters (docs/PERFORMANCE.md, v13).
     Blocks,
 }

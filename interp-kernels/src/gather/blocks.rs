@@ -168,7 +168,7 @@ pub fn separable_gather_blocks<FS: Float, FD: Float, A: Float>(
             let (pp, qq) = (p + k / BLOCK, q + k % BLOCK);
             if pp < layout.height && qq < layout.width {
                 for c in first..end {
-                    table_sum::<FS, FD, A>(src, dst, rows, cols, layout, n, c, pp, qq);
+                    table_sum::<FS, FD, A>(src, dst, rows, cols, layout, n, c, pp, qq, row_taps, col_taps);
                 }
             }
         }
@@ -292,7 +292,10 @@ fn window_last(axis: &BlockAxis) -> u32 {
     u32::max(u32::max(axis.count, select(axis.shifted, 1u32, 0u32) + axis.next_count), 1) - 1
 }
 
-/// One output `(n, c, p, q)` summed from its table rows, in the order of the shared window.
+/// One output `(n, c, p, q)` summed from its table rows (at most `row_taps` and `col_taps`
+/// entries: the tables' widths), in the order of the shared window. The loops run over the
+/// widths, unrolled, each entry past a row's count skipped: with loops over the counts
+/// ptxas spilled registers in the 2-tap f32 kernel (`cargo xtask kernels`).
 #[cube]
 #[allow(clippy::too_many_arguments)]
 fn table_sum<FS: Float, FD: Float, A: Float>(
@@ -305,21 +308,30 @@ fn table_sum<FS: Float, FD: Float, A: Float>(
     c: u32,
     p: u32,
     q: u32,
+    #[comptime] row_taps: u32,
+    #[comptime] col_taps: u32,
 ) {
     let s = layout.src_strides;
     let d = layout.dst_strides;
     let (row_slots, col_slots) = (p * rows.width, q * cols.width);
+    let (row_count, col_count) = (rows.count[p as usize], cols.count[q as usize]);
     let base = n * s.n + c * s.c;
     let mut acc = A::from_int(0);
-    for a in 0..rows.count[p as usize] {
-        let slot = (row_slots + a) as usize;
-        let row_base = base + rows.index[slot] * s.h;
-        let mut row = A::from_int(0);
-        for b in 0..cols.count[q as usize] {
-            let cslot = (col_slots + b) as usize;
-            row += A::cast_from(src[(row_base + cols.index[cslot] * s.w) as usize]) * A::cast_from(cols.weight[cslot]);
+    #[unroll]
+    for a in 0..row_taps {
+        if a < row_count {
+            let slot = (row_slots + a) as usize;
+            let row_base = base + rows.index[slot] * s.h;
+            let mut row = A::from_int(0);
+            #[unroll]
+            for b in 0..col_taps {
+                if b < col_count {
+                    let cslot = (col_slots + b) as usize;
+                    row += A::cast_from(src[(row_base + cols.index[cslot] * s.w) as usize]) * A::cast_from(cols.weight[cslot]);
+                }
+            }
+            acc += row * A::cast_from(rows.weight[slot]);
         }
-        acc += row * A::cast_from(rows.weight[slot]);
     }
     dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = FD::cast_from(acc);
 }

@@ -10,6 +10,7 @@ use interp_kernels::gather::{
 };
 
 use super::gather::GatherIo;
+use crate::dtype::DType;
 use crate::error::InterpError;
 use crate::options::Strategy;
 use crate::tensor::Checked4;
@@ -208,12 +209,16 @@ fn channels_per_unit(io: &GatherIo, pixels: usize) -> u32 {
     planes.min(c.max(1)) as u32
 }
 
-/// The blocks kernel where it applies: scalar layouts whose tables' widest rows are exactly
-/// one of `BLOCK_SHAPES` (2 or 4 taps per axis), unless the tuning forces another strategy;
-/// by default where [`blocks_pay`].
+/// The blocks kernel where it applies: scalar layouts in f16, bf16 or f32 whose tables' widest
+/// rows are exactly one of `BLOCK_SHAPES` (2 or 4 taps per axis), unless the tuning forces
+/// another strategy; by default where [`blocks_pay`].
 pub(super) fn blocks(io: &GatherIo, widths: (u64, u64), vectorization: Vectorization) -> Option<PlanesLaunch> {
     let forced = io.tuning.strategy == Some(Strategy::Blocks);
     if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !(forced || io.tuning.strategy.is_none()) {
+        return None;
+    }
+    // Built for one pass in a call's own f16, bf16 or f32 (its f64 variants spilled registers).
+    if io.src_dtype != io.dst_dtype || io.dst_dtype == DType::F64 {
         return None;
     }
     let narrow = |width: u64| u32::try_from(width).unwrap_or(u32::MAX);
