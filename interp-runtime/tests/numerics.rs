@@ -150,9 +150,9 @@ fn strategies_agree() {
         ("blocks x1", forced(Strategy::Blocks, Some(1), Some(1))),
         ("blocks x3", forced(Strategy::Blocks, Some(3), Some(1))),
         (
-            "blocks short rows x3",
+            "blocks full rows x3",
             Tuning {
-                block_short_rows: Some(true),
+                block_short_rows: Some(false),
                 ..forced(Strategy::Blocks, Some(3), Some(1))
             },
         ),
@@ -228,7 +228,7 @@ fn strategies_agree() {
                 same("planes x1", "planes x8");
                 same("blocks x1", "blocks x3");
                 // Short rows from the window sum the same products in the same order.
-                same("blocks x3", "blocks short rows x3");
+                same("blocks x3", "blocks full rows x3");
                 if weighted && one_pass_planes {
                     same("planes x1", "one-pass scalar");
                 }
@@ -339,7 +339,7 @@ fn teams_sum_large_windows() {
 /// corners) take its per-output sums: 2x, 4x and 1.33x (224 -> 299's ratio), odd sizes both
 /// ways, one axis shrinking (every block per output), and three channels per unit over five
 /// channels (a partial group); scalar units in channels-last too; both variants (short rows
-/// summed per output from the tables, or from the window).
+/// from the window, the default, or summed per output from the tables).
 #[test]
 fn blocks_share_windows() {
     let geometries = [
@@ -355,20 +355,22 @@ fn blocks_share_windows() {
         max_vector: Some(1),
         ..Tuning::default()
     };
-    forced_matches_reference("blocks", tuning, &geometries);
-    let short_rows = Tuning {
-        block_short_rows: Some(true),
+    forced_matches_reference("blocks, short rows from the window", tuning, &geometries);
+    let full_rows = Tuning {
+        block_short_rows: Some(false),
         ..tuning
     };
-    forced_matches_reference("blocks, short rows from the window", short_rows, &geometries);
+    forced_matches_reference("blocks, short rows from the tables", full_rows, &geometries);
 }
 
-/// The default rule runs blocks where it says (few channels, destinations of 512^2 and more,
-/// no shrinking axis, NCHW): a 3-channel 256^2 -> 512^2 bicubic upsample forward and the
-/// backward of a 512^2 -> 256^2 antialiased bicubic downsample give the bits of the forced
-/// blocks kernel (which differ from the planes kernel's), and match the f64 reference.
+/// The default rule runs blocks where it says (NCHW, no shrinking axis, rows mostly full,
+/// destinations at least 64 wide) and not elsewhere: a 3-channel 256^2 -> 512^2 and a
+/// 64-channel 32^2 -> 64^2 bicubic upsample forward and the backward of a 512^2 -> 256^2
+/// antialiased bicubic downsample give the bits of the forced blocks kernel (which differ
+/// from the planes kernel's); the backward of a plain 3.5x bicubic downsample (adjoint rows
+/// of mostly one entry, at most two) and an upsample to 28 columns do not. Each matches the f64 reference.
 #[test]
-fn blocks_by_default_on_large_few_channel_upsamples() {
+fn blocks_by_default_where_the_rule_says() {
     let client = client();
     let bicubic = |antialias| {
         configs()
@@ -376,27 +378,23 @@ fn blocks_by_default_on_large_few_channel_upsamples() {
             .find(|c| c.mode == interp_runtime::Mode::Bicubic && c.antialias == antialias && !c.align_corners && c.border.is_none())
             .expect("bicubic config")
     };
+    let case = |antialias, geometry| Case {
+        config: bicubic(antialias),
+        geometry,
+    };
+    // (case, backward, whether the default runs blocks)
     let cases = [
-        (
-            Case {
-                config: bicubic(false),
-                geometry: sized("256^2 -> 512^2", [1, 3, 256, 256], 512, 512),
-            },
-            false,
-        ),
-        (
-            Case {
-                config: bicubic(true),
-                geometry: sized("512^2 -> 256^2", [1, 3, 512, 512], 256, 256),
-            },
-            true,
-        ),
+        (case(false, sized("256^2 -> 512^2", [1, 3, 256, 256], 512, 512)), false, true),
+        (case(false, sized("C=64 32^2 -> 64^2", [2, 64, 32, 32], 64, 64)), false, true),
+        (case(true, sized("512^2 -> 256^2", [1, 3, 512, 512], 256, 256)), true, true),
+        (case(false, sized("224^2 -> 64^2", [1, 5, 224, 224], 64, 64)), true, false),
+        (case(false, sized("14^2 -> 28^2", [4, 8, 14, 14], 28, 28)), false, false),
     ];
     let forced = Tuning {
         strategy: Some(Strategy::Blocks),
         ..Tuning::default()
     };
-    for (case, backward) in cases {
+    for (case, backward, by_default) in cases {
         let plan = case.plan();
         let (rows, cols) = case.taps();
         let (from, to) = if backward {
@@ -418,9 +416,10 @@ fn blocks_by_default_on_large_few_channel_upsamples() {
             dst
         };
         let (default, blocks) = (run(Tuning::default()), run(forced));
-        assert!(
+        assert_eq!(
             raw(&client, &default) == raw(&client, &blocks),
-            "{}: the default is not the blocks kernel",
+            by_default,
+            "{} (backward: {backward}): the default should run blocks: {by_default}",
             case.name()
         );
         let expected = if backward {

@@ -6,7 +6,8 @@
 //!   release, on the default runtime.
 //! - `codegen`: regenerate the committed expansion snapshots of the built-in modes.
 //! - `filters`: redraw `docs/filters.svg`, every mode's weight and frequency response.
-//! - `kernels`: the generated-source checks alone (CUDA, HIP, WGSL; see `kernels`).
+//! - `kernels [--only NAME]`: the generated-source checks alone (CUDA, HIP, WGSL; see `kernels`),
+//!   of every kernel or of those whose names contain NAME.
 //! - `tour`: the demo (`cargo run --release --example tour -p interp-runtime`), after making
 //!   sure the machine has a device for it (see `vulkan`).
 //! - `gpu-bundle`: build the CUDA tests, demo and bench into `.gpu/bin` for the GPU machine.
@@ -23,7 +24,8 @@ mod vulkan;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <verify | tour | fuzz [--cases N | --seed S] | codegen | filters | kernels | gpu-bundle>";
+const USAGE: &str =
+    "usage: cargo xtask <verify | tour | fuzz [--cases N | --seed S] | codegen | filters | kernels [--only NAME] | gpu-bundle>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -36,7 +38,7 @@ fn main() -> ExitCode {
         Some("codegen") => codegen::run(Action::Overwrite),
         Some("filters") => filters::run(Action::Overwrite),
         Some("gpu-bundle") => gpu::run(),
-        Some("kernels") => kernels::run().and_then(|report| {
+        Some("kernels") => kernels_only(&args[1..]).and_then(kernels::run).and_then(|report| {
             verify::fail_on_kernel_errors(&report)?;
             println!("{}", report.table());
             Ok(())
@@ -49,6 +51,15 @@ fn main() -> ExitCode {
             eprintln!("xtask: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `cargo xtask kernels [--only NAME]`: the kernels whose names contain NAME, or all.
+fn kernels_only(args: &[String]) -> Result<Option<&str>, String> {
+    match args {
+        [] => Ok(None),
+        [flag, name] if flag == "--only" => Ok(Some(name.as_str())),
+        _ => Err(format!("kernels: unknown arguments {args:?}\n{USAGE}")),
     }
 }
 

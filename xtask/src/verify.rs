@@ -12,7 +12,7 @@ pub fn run() -> Result<(), String> {
     filters::run(Action::Check)?;
     println!("\n== kernels: CUDA, HIP and WGSL sources of every kernel, compiled and checked");
     let start = std::time::Instant::now();
-    let report = kernels::run()?;
+    let report = kernels::run(None)?;
     fail_on_kernel_errors(&report)?;
     println!("== kernels: ok in {:.0?} (table at the end)", start.elapsed());
     // Every public item documented, every intra-doc link resolving.

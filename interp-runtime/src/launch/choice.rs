@@ -212,7 +212,7 @@ fn channels_per_unit(io: &GatherIo, pixels: usize) -> u32 {
 /// The blocks kernel where it applies: scalar layouts in f16, bf16 or f32 whose tables' widest
 /// rows are exactly one of `BLOCK_SHAPES` (2 or 4 taps per axis), unless the tuning forces
 /// another strategy; by default where [`blocks_pay`].
-pub(super) fn blocks(io: &GatherIo, widths: (u64, u64), vectorization: Vectorization) -> Option<PlanesLaunch> {
+pub(super) fn blocks(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), vectorization: Vectorization) -> Option<PlanesLaunch> {
     let forced = io.tuning.strategy == Some(Strategy::Blocks);
     if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !(forced || io.tuning.strategy.is_none()) {
         return None;
@@ -223,7 +223,7 @@ pub(super) fn blocks(io: &GatherIo, widths: (u64, u64), vectorization: Vectoriza
     }
     let narrow = |width: u64| u32::try_from(width).unwrap_or(u32::MAX);
     let shape = block_shape(narrow(widths.0), narrow(widths.1))?;
-    if !forced && !blocks_pay(io) {
+    if !forced && !blocks_pay(io, widths, mean_taps) {
         return None;
     }
     let block = BLOCK as usize;
@@ -231,33 +231,37 @@ pub(super) fn blocks(io: &GatherIo, widths: (u64, u64), vectorization: Vectoriza
         shape,
         planes: channels_per_unit(io, block * block),
         block: true,
-        short_rows: io.tuning.block_short_rows.unwrap_or(false),
+        short_rows: io.tuning.block_short_rows.unwrap_or(true),
     })
 }
 
-/// Most channels, and fewest destination rows and columns, for which blocks are picked.
-const BLOCKS_MAX_CHANNELS: usize = 4;
-const BLOCKS_MIN_SIDE: usize = 512;
+/// Fewest destination columns for which blocks are picked: a warp's 32 blocks then span one
+/// row pair (64 columns), so each of its window reads stays within two source rows.
+const BLOCKS_MIN_WIDTH: usize = 64;
+
+/// Least share of full rows (mean entries over the widest row, per axis) for which blocks are
+/// picked: a block serves its outputs from a window of `taps + 1` per axis, worth it where
+/// rows hold their `taps` entries.
+const BLOCKS_MIN_FILL: f64 = 0.75;
 
 /// Where blocks beat the planes kernel by default (measured on the H200's suite, every NCHW
-/// case with `--strategy blocks` against the default, docs/PERFORMANCE.md v13): NCHW gathers
-/// along which no axis shrinks, of at most `BLOCKS_MAX_CHANNELS` channels, into destinations
-/// of at least `BLOCKS_MIN_SIDE` rows and columns. Forward: RGB 720p bicubic up 2x and 4x
-/// 2.1-2.6x faster; backward (the adjoint gathers of antialiased downsampling: 1080p, 4K and
-/// 4096^2 RGB frames, CLIP, SD and SR preprocessing) 1.0-2.5x; no case under the rule lost. Why
-/// it generalizes: with few channels a planes unit reloads its pixel's table entries every
-/// few outputs, while a block shares them and its source window over four pixels (bicubic: 25
-/// reads for 4 outputs instead of 64). Outside the rule, blocks lost: on small destinations
-/// (U-Net decoders 32^2-128^2, 7^2-14^2 maps, 299^2, 3-D planes of 128^2-256^2: 0.3-0.9x),
-/// where the edge blocks, whose clamped taps merge into shorter rows, take the per-output sums
-/// in many warps beside the shared window; on tables of many short rows (the adjoints of area
-/// and plain bilinear or lanczos downsampling: 0.4-0.8x); and on many channels, where planes
-/// share their table loads over 8 channels (bilinear up 2x 0.65-0.83x, bicubic 0.97-1.16x).
-fn blocks_pay(io: &GatherIo) -> bool {
+/// case with `--strategy blocks` (short rows from the window) against the default,
+/// docs/PERFORMANCE.md v14): NCHW gathers along which no axis shrinks, whose rows are mostly
+/// full (`BLOCKS_MIN_FILL`: the forward of bilinear and bicubic upsampling, the adjoints of
+/// antialiased downsampling), into destinations at least `BLOCKS_MIN_WIDTH` wide. Forward:
+/// bicubic up 2x 2.0-2.6x faster (any channel count), bilinear 1.1-1.5x; backward of
+/// antialiased downsampling 1.1-3x. Why it generalizes: a block shares its table entries and
+/// its source window over four pixels (bicubic: 25 reads for 4 outputs instead of 64), and
+/// since short rows (clamped edges, odd last rows) are read from the same window no warp
+/// splits between two paths. Outside the rule blocks lost: tables of mostly one-entry rows
+/// (the adjoint of a plain 4x downsample: 0.4x, where the unit-tap kernels read one value per
+/// output), destinations of 14-28 columns (0.8x: a warp's reads span five source rows).
+fn blocks_pay(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64)) -> bool {
     let nchw = !io.src_view.channels_last() && !io.dst_view.channels_last();
     let [_, _, src_h, src_w] = io.src_view.shape;
-    let [_, c, dst_h, dst_w] = io.dst_view.shape;
-    nchw && src_h <= dst_h && src_w <= dst_w && c <= BLOCKS_MAX_CHANNELS && dst_h.min(dst_w) >= BLOCKS_MIN_SIDE
+    let [_, _, dst_h, dst_w] = io.dst_view.shape;
+    let full = |mean: f64, width: u64| mean >= BLOCKS_MIN_FILL * width as f64;
+    nchw && src_h <= dst_h && src_w <= dst_w && dst_w >= BLOCKS_MIN_WIDTH && full(mean_taps.0, widths.0) && full(mean_taps.1, widths.1)
 }
 
 /// Most tap pairs one unit of a team sums: teams grow (2, 8, 32, 256 units) until every unit's

@@ -68,7 +68,7 @@ pub(crate) fn gather<R: Runtime>(
     if let Some(launch) = teams(io, widths, vectors) {
         return gather_teams(client, io, rows, cols, launch);
     }
-    if let Some(launch) = blocks(io, widths, vectors) {
+    if let Some(launch) = blocks(io, widths, (rows.mean_taps, cols.mean_taps), vectors) {
         return gather_planes(client, io, rows, cols, launch);
     }
     if let Some(launch) = planes(io, widths, vectors) {

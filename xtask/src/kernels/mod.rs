@@ -38,7 +38,9 @@ use sources::Backend;
 /// The CUDA architecture checked (the H200's).
 const CUDA_ARCH: &str = "sm_90a";
 
-pub fn run() -> Result<Report, String> {
+/// Every kernel, or with `only` those whose names contain it (`cargo xtask kernels --only planes`:
+/// a quick look at one kernel's registers and sources while working on it).
+pub fn run(only: Option<&str>) -> Result<Report, String> {
     let target = crate::project_root().join("target");
     let client = WgpuRuntime::client(&Default::default());
     let mut report = Report::default();
@@ -72,7 +74,7 @@ pub fn run() -> Result<Report, String> {
         hip: hip.as_ref(),
     };
     for backend in Backend::ALL {
-        check_backend(&client, backend, &sources, &tools, &mut report)?;
+        check_backend(&client, backend, &sources, &tools, only, &mut report)?;
     }
     if hip.as_ref().is_some_and(|h| !h.has_header("hip/hip_bf16.h")) {
         report.skips.push(Skip::new(
@@ -95,6 +97,7 @@ fn check_backend(
     backend: Backend,
     out: &Path,
     tools: &Tools,
+    only: Option<&str>,
     report: &mut Report,
 ) -> Result<(), String> {
     let dir = out.join(backend.extension());
@@ -111,7 +114,7 @@ fn check_backend(
     let mut resources = String::from("kernel,registers,scalar_registers,spill_stores,spill_loads,shared_bytes,stack_bytes\n");
     for group in catalog::groups(client, backend) {
         let mut line = Line::new(backend, &group.label);
-        for kernel in group.kernels {
+        for kernel in group.kernels.into_iter().filter(|k| only.is_none_or(|o| k.name.contains(o))) {
             let stem = file_stem(&kernel.name);
             let file = dir.join(format!("{stem}.{}", backend.extension()));
             let checked = check(backend, kernel.definition, &file, tools);
