@@ -111,17 +111,22 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
     for team in TEAMS {
         for channels_fastest in [false, true] {
             for uniform in [false, true] {
-                let order = if channels_fastest { "nhwc" } else { "nchw" };
-                let sums = if uniform { " uniform" } else { "" };
-                let definition = define!(
-                    separable_gather_teams::SeparableGatherTeams<FS, FD, A, R>,
-                    settings(CubeDim::new_1d(TEAM_CUBE)),
-                    (),
-                    channels_fastest,
-                    uniform,
-                    team
-                );
-                push(format!("gather {types} teams x{team} {order}{sums}"), definition);
+                // Width vectors of the source: uniform windows in NCHW order only.
+                for v in widths().filter(|&v| v == 1 || (uniform && !channels_fastest)) {
+                    let order = if channels_fastest { "nhwc" } else { "nchw" };
+                    let sums = if uniform { " uniform" } else { "" };
+                    let vectors = if v > 1 { format!(" v{v}") } else { String::new() };
+                    let definition = define!(
+                        separable_gather_teams::SeparableGatherTeams<FS, FD, A, R>,
+                        settings(CubeDim::new_1d(TEAM_CUBE)),
+                        (),
+                        v,
+                        channels_fastest,
+                        uniform,
+                        team
+                    );
+                    push(format!("gather {types} teams x{team} {order}{sums}{vectors}"), definition);
+                }
             }
         }
     }

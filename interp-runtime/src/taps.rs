@@ -60,6 +60,15 @@ impl AxisTaps {
         })
     }
 
+    /// The largest power of two up to 8 that divides every non-empty row's first index and
+    /// entry count: rows of consecutive indices then split into aligned vectors of that many.
+    pub fn window_alignment(&self) -> u32 {
+        self.offsets.windows(2).filter(|w| w[1] > w[0]).fold(8u32, |align, w| {
+            let both = self.index[w[0]] | (w[1] - w[0]) as u32;
+            align.min(1 << both.trailing_zeros().min(3))
+        })
+    }
+
     fn row(&self, r: usize) -> impl Iterator<Item = (u32, f32)> + '_ {
         let span = self.offsets[r]..self.offsets[r + 1];
         self.index[span.clone()].iter().copied().zip(self.weight[span].iter().copied())

@@ -316,7 +316,7 @@ fn forced_matches_reference(what: &str, tuning: Tuning, geometries: &[Geometry])
 /// The teams kernel (forced) on the windows it is built for: global pooling to 1x1, 8x-16x
 /// downsamples of odd sizes and an exact 8x (area: 8x8 windows), and a 1-D 333x downsample
 /// (antialiased: windows of 2000 taps, a team of 256 units); channels-last runs it channels
-/// fastest.
+/// fastest; area windows aligned to vectors read them along the width.
 #[test]
 fn teams_sum_large_windows() {
     let geometries = [
@@ -332,6 +332,19 @@ fn teams_sum_large_windows() {
         ..Tuning::default()
     };
     forced_matches_reference("teams", tuning, &geometries);
+    // Area windows of 8 columns at multiples of 8 (global 64x48, 48x40 -> 6x5) and of 2
+    // (256x6 -> 4x3) read in width vectors where the layout allows.
+    let geometries = [
+        sized("global 64x48 -> 1x1", [2, 5, 64, 48], 1, 1),
+        sized("48x40 -> 6x5", [1, 3, 48, 40], 6, 5),
+        sized("256x6 -> 4x3", [2, 3, 256, 6], 4, 3),
+        sized("67x83 -> 8x10", [1, 3, 67, 83], 8, 10),
+    ];
+    let vectors = Tuning {
+        max_vector: None,
+        ..tuning
+    };
+    forced_matches_reference("teams, width vectors", vectors, &geometries);
 }
 
 /// The blocks kernel (forced) on upsamples, where its shared windows serve inner blocks and

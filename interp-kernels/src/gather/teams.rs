@@ -38,13 +38,20 @@ fn levels(team: u32) -> u32 {
 /// pooling) a unit adds its source values and weights their sum once, with no table loads
 /// per tap (PyTorch's adaptive average pooling computes its windows from the index alike).
 ///
-/// Grid: `ceil(outputs / (TEAM_CUBE / team))` cubes of `TEAM_CUBE` units. Scalar elements,
-/// strides in elements. The caller keeps each unit's share of a window at most `SUM_BLOCK`
-/// pairs, so every sum is as short as a one-pass sum of the same window's blocks.
+/// With `uniform` the source may be read in vectors of `V` along the width (NCHW): a unit adds
+/// whole vectors, then their lanes in order, and `col_lanes` counts vectors. The runtime runs
+/// `V > 1` only where every window's first column and width are multiples of `V` and the
+/// source's strides (in vectors there) are too: a warp's loads of an 8x8 area window then
+/// read whole 16-byte pieces, not every eighth element.
+///
+/// Grid: `ceil(outputs / (TEAM_CUBE / team))` cubes of `TEAM_CUBE` units. Scalar destination
+/// elements, strides in elements (the source's in vectors of `V`). The caller keeps each
+/// unit's share of a window at most `SUM_BLOCK` pairs (of vectors), so every sum is as short
+/// as a one-pass sum of the same window's blocks.
 #[allow(clippy::manual_div_ceil)]
 #[cube(launch_unchecked)]
-pub fn separable_gather_teams<FS: Float, FD: Float, A: Float>(
-    src: &Array<FS>,
+pub fn separable_gather_teams<FS: Float, FD: Float, A: Float, V: Size>(
+    src: &Array<Vector<FS, V>>,
     dst: &mut Array<FD>,
     rows: &AxisTable,
     cols: &AxisTable,
@@ -73,8 +80,10 @@ pub fn separable_gather_teams<FS: Float, FD: Float, A: Float>(
         let row_lanes = team / col_lanes;
         let col_lane = lane % col_lanes;
         let row_lane = lane / col_lanes;
+        let lanes = V::value() as u32;
         let row_count = rows.count[p as usize];
-        let col_count = cols.count[q as usize];
+        // In vectors: `V > 1` runs only where every window's width is a multiple of `V`.
+        let col_count = cols.count[q as usize] / lanes;
         let mut col_steps = 0u32;
         if col_lane < col_count {
             col_steps = (col_count - col_lane + col_lanes - 1) / col_lanes;
@@ -86,14 +95,20 @@ pub fn separable_gather_teams<FS: Float, FD: Float, A: Float>(
         let base = n * s.n + c * s.c;
         let (row_slots, col_slots) = (p * rows.width, q * cols.width);
         if comptime!(uniform) {
-            // Consecutive indices, one weight per row: add the values, weight the sum once.
+            // Consecutive indices, one weight per row: add the values (whole vectors, then their
+            // lanes in order), weight the sum once.
             let first_row = rows.index[row_slots as usize] + row_lane;
-            let first_col = cols.index[col_slots as usize] + col_lane;
+            let first_col = cols.index[col_slots as usize] / lanes + col_lane;
+            let mut values = Vector::<A, V>::new(A::from_int(0));
             for i in 0..col_steps {
                 let column_base = base + (first_col + i * col_lanes) * s.w;
                 for j in 0..row_steps {
-                    partial += A::cast_from(src[(column_base + (first_row + j * row_lanes) * s.h) as usize]);
+                    values += Vector::<A, V>::cast_from(src[(column_base + (first_row + j * row_lanes) * s.h) as usize]);
                 }
+            }
+            #[unroll]
+            for lane in 0..V::value() {
+                partial += values[lane];
             }
             partial *= A::cast_from(rows.weight[row_slots as usize] * cols.weight[col_slots as usize]);
         } else {
@@ -103,7 +118,9 @@ pub fn separable_gather_teams<FS: Float, FD: Float, A: Float>(
                 let mut column = A::from_int(0);
                 for j in 0..row_steps {
                     let row_slot = (row_slots + row_lane + j * row_lanes) as usize;
-                    column += A::cast_from(src[(column_base + rows.index[row_slot] * s.h) as usize]) * A::cast_from(rows.weight[row_slot]);
+                    // Weighted tables run with `V = 1`: lane 0 is the element.
+                    let value = Vector::<A, V>::cast_from(src[(column_base + rows.index[row_slot] * s.h) as usize]);
+                    column += value[0] * A::cast_from(rows.weight[row_slot]);
                 }
                 partial += column * A::cast_from(cols.weight[col_slot]);
             }

@@ -166,7 +166,8 @@ pub(super) struct PlanesLaunch {
 ///   other gathers' neighbouring units share their table entries, which loads broadcast;
 /// - one channel per unit where width vectors apply (at most one tap pair per output): with
 ///   no channels to share the table loads, four outputs per unit and one vector store win
-///   (1-D backward of a 3x bilinear downsample: 0.6x slower in planes).
+///   (1-D backward of a 3x bilinear downsample: 0.6x slower in planes);
+/// - 1-D signals of one channel (see [`single_channel_signal`]).
 pub(super) fn planes(io: &GatherIo, widths: (u64, u64), vectorization: Vectorization) -> Option<PlanesLaunch> {
     let forced = io.tuning.strategy == Some(Strategy::Planes);
     if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !(forced || io.tuning.strategy.is_none()) {
@@ -189,12 +190,27 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), vectorization: Vectoriza
     if !forced && planes == 1 && matches!(vectorization, Vectorization::Width(v) if v > 1) {
         return None;
     }
+    if !forced && single_channel_signal(io) && !matches!(vectorization, Vectorization::Channels(_)) {
+        return None;
+    }
     Some(PlanesLaunch {
         shape,
         planes,
         block: false,
         short_rows: false,
     })
+}
+
+/// A 1-D signal of one channel (one row, one channel per batch): left to the one-pass gathers
+/// where they serve several outputs per unit (strips, width vectors; measured on the H200's
+/// suite, docs/PERFORMANCE.md v14: audio 48 kHz -> 16 kHz area forward 1.8-2.1x and bilinear
+/// forward 1.1-1.2x faster). Why: a planes unit holds one pixel's table entries in registers
+/// to share them over its channels; with one channel nothing is shared, while a strip's units
+/// share table loads (broadcast) and serve several outputs each. With many taps (lanczos3-aa:
+/// one output per unit) the planes kernel keeps them (the other gathers lost 0.35-0.65x).
+fn single_channel_signal(io: &GatherIo) -> bool {
+    let [_, c, h, _] = io.dst_view.shape;
+    c == 1 && h == 1 && io.src_view.shape[2] == 1
 }
 
 /// Channels one unit of the planes or blocks kernel serves, for units of `pixels` destination
@@ -271,32 +287,64 @@ fn blocks_pay(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64)) -> bool 
 const TEAM_SHARE: u64 = 32;
 const _: () = assert!(TEAM_SHARE <= SUM_BLOCK as u64);
 
+/// Most vector loads one unit of a team makes where it reads the source in width vectors
+/// (measured on the H200, docs/PERFORMANCE.md v14): 4-16 loads of 16 bytes per unit won
+/// (area 8x 1.3-1.6x, area 16x bf16 1.7x, global pooling bf16 1.8x), 32 lost (area 16x f32:
+/// a team of 2 instead of 8, 0.66x); 16 keeps a unit's bytes near a scalar share's.
+const TEAM_SHARE_VECTORS: u64 = 16;
+
 /// A launch of the teams kernel: units per output, and how many of them split the columns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct TeamsLaunch {
     pub team: u32,
     pub col_lanes: u32,
+    /// Source elements per load along the width (see [`teams_source_vector`]).
+    pub vector: u32,
+}
+
+/// The widest vector along the source's width that a teams launch can read uniform windows
+/// in: NCHW order, tables of consecutive indices with one weight per row, every column
+/// window's first index and width a multiple of it (`column_alignment`), the source's other
+/// strides too, within the tuning's cap and the device's vector sizes (16 bytes on CUDA). 1
+/// where any of that fails.
+pub(super) fn teams_source_vector<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, uniform: bool, column_alignment: u32) -> u32 {
+    let src = &io.src_view;
+    if !uniform || src.channels_last() || src.strides[3] != 1 {
+        return 1;
+    }
+    let element = io.src_dtype.size().max(io.dst_dtype.size());
+    let cap = max_vector(io);
+    let divides = |v: usize| (0..3).all(|d| src.strides[d].is_multiple_of(v) || src.shape[d] == 1);
+    client
+        .io_optimized_vector_sizes(element)
+        .filter(|&v| v > 1 && v <= cap && column_alignment.is_multiple_of(v as u32) && divides(v))
+        .max()
+        .map_or(1, |v| v as u32)
 }
 
 /// The teams kernel where it applies and pays: scalar layouts (`vectorization` without channel
 /// vectors), windows that split into shares of at most `TEAM_SHARE` tap pairs, and either
 /// forced by the tuning or picked by [`teams_pay`].
-pub(super) fn teams(io: &GatherIo, widths: (u64, u64), vectorization: Vectorization) -> Option<TeamsLaunch> {
+pub(super) fn teams(io: &GatherIo, widths: (u64, u64), vectorization: Vectorization, vector: u32) -> Option<TeamsLaunch> {
     let forced = io.tuning.strategy == Some(Strategy::Teams);
     if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !(forced || (io.tuning.strategy.is_none() && teams_pay(io, widths)))
     {
         return None;
     }
-    let (rows, cols) = (widths.0.max(1), widths.1.max(1));
+    // Columns counted in source vectors: a unit's share is of vector loads, at most
+    // `TEAM_SHARE_VECTORS` of them.
+    let (rows, cols) = (widths.0.max(1), (widths.1 / u64::from(vector)).max(1));
+    let most = if vector > 1 { TEAM_SHARE_VECTORS } else { TEAM_SHARE };
     let min_team = io.tuning.min_team.unwrap_or(1);
     TEAMS.iter().filter(|&&team| team >= min_team).find_map(|&team| {
         // Columns first: in NCHW consecutive lanes then read consecutive source columns.
         let col_lanes = cols.next_power_of_two().min(u64::from(team));
         let row_lanes = u64::from(team) / col_lanes;
         let share = cols.div_ceil(col_lanes) * rows.div_ceil(row_lanes);
-        (share <= TEAM_SHARE).then_some(TeamsLaunch {
+        (share <= most).then_some(TeamsLaunch {
             team,
             col_lanes: col_lanes as u32,
+            vector,
         })
     })
 }

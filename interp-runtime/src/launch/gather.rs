@@ -10,7 +10,8 @@ use interp_kernels::gather::{
 };
 
 use super::choice::{
-    blocks, intermediate_shape, planes, strategy, strip_units, teams, unit_taps, vectorization, PlanesLaunch, TeamsLaunch, Vectorization,
+    blocks, intermediate_shape, planes, strategy, strip_units, teams, teams_source_vector, unit_taps, vectorization, PlanesLaunch,
+    TeamsLaunch, Vectorization,
 };
 use super::table::DeviceTable;
 use crate::dtype::DType;
@@ -65,7 +66,9 @@ pub(crate) fn gather<R: Runtime>(
     let widths = (rows.width as u64, cols.width as u64);
     let vectors = vectorization(client, io, tap_pairs, widths);
     let channel_vectors = matches!(vectors, Vectorization::Channels(v) if v > 1);
-    if let Some(launch) = teams(io, widths, vectors) {
+    let uniform = rows.uniform_taps && cols.uniform_taps;
+    let source_vector = teams_source_vector(client, io, uniform, cols.window_alignment);
+    if let Some(launch) = teams(io, widths, vectors, source_vector) {
         return gather_teams(client, io, rows, cols, launch);
     }
     if let Some(launch) = blocks(io, widths, (rows.mean_taps, cols.mean_taps), vectors) {
@@ -262,22 +265,36 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
 /// The teams kernel: cubes of `TEAM_CUBE` units, `TEAM_CUBE / team` outputs each.
 fn gather_teams<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable, launch: TeamsLaunch) {
     let [n, c, h, w] = io.dst_view.shape;
-    let layout = scalar_layout(io);
+    let vector = launch.vector as usize;
+    // The source's strides in vectors along its (contiguous) width; `teams_source_vector`
+    // checked that they divide.
+    let s = io.src_view.strides;
+    let src_strides = [s[0] / vector, s[1] / vector, s[2] / vector, 1];
+    let layout = GatherLayoutLaunch::new(
+        n as u32,
+        c as u32,
+        h as u32,
+        w as u32,
+        strides_arg(if vector > 1 { src_strides } else { s }),
+        strides_arg(io.dst_view.strides),
+    );
     let cubes = (n * c * h * w).div_ceil((TEAM_CUBE / launch.team) as usize);
     let dim = CubeDim::new_1d(TEAM_CUBE);
     let count = cubecl::calculate_cube_count_elemwise(client, cubes * TEAM_CUBE as usize, dim);
     // Reads dominate: units follow the source's order (a 1x1 destination has no order).
     let channels_fastest = io.src_view.channels_last();
     // SAFETY: as in `gather_pass`; every unit guards its output and reads only table slots
-    // below its rows' counts.
+    // below its rows' counts; with vectors, only whole vectors inside its windows.
     unsafe {
-        let (src, dst) = scalar_arrays(io);
+        let (_, dst) = scalar_arrays(io);
+        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, vector));
         macro_rules! launch {
             ($fs:ty, $fd:ty, $a:ty) => {
                 separable_gather_teams::launch_unchecked::<$fs, $fd, $a, R>(
                     client,
                     count,
                     dim,
+                    vector,
                     src,
                     dst,
                     rows.arg(),

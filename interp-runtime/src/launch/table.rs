@@ -44,6 +44,7 @@ pub(crate) struct HostTable {
     mean_taps: f64,
     unit_taps: bool,
     uniform_taps: bool,
+    window_alignment: u32,
 }
 
 impl HostTable {
@@ -72,6 +73,7 @@ impl HostTable {
             mean_taps: taps.mean(),
             unit_taps: taps.unit_contiguous(),
             uniform_taps: taps.uniform_contiguous(),
+            window_alignment: taps.window_alignment(),
         })
     }
 
@@ -92,6 +94,7 @@ impl HostTable {
             mean_taps: self.mean_taps,
             unit_taps: self.unit_taps,
             uniform_taps: self.uniform_taps,
+            window_alignment: self.window_alignment,
         }
     }
 }
@@ -143,6 +146,8 @@ pub(crate) struct DeviceTable {
     pub(super) unit_taps: bool,
     /// Every row reads consecutive indices with one weight (`AxisTaps::uniform_contiguous`).
     pub(super) uniform_taps: bool,
+    /// What divides every row's first index and count (`AxisTaps::window_alignment`).
+    pub(super) window_alignment: u32,
 }
 
 impl DeviceTable {
@@ -173,6 +178,7 @@ impl DeviceTable {
             mean_taps: 1.0,
             unit_taps: true,
             uniform_taps: true,
+            window_alignment: 1,
         }
     }
 }
