@@ -15,6 +15,7 @@ use crate::launch::{
 use crate::method::{resolve, Method, Rule};
 use crate::options::{Options, Tuning};
 use crate::plan::{axis_names, plan, Plan};
+use crate::taps::forward_taps;
 use crate::tensor::{check_no_alias, check_no_self_overlap, check_tensor, Checked, TensorRef};
 
 /// One resize, planned once: a layer keeps one and calls [`forward`](Self::forward) and
@@ -50,6 +51,8 @@ pub struct Resampler<R: Runtime> {
     adjoint: Mutex<Option<Arc<Tables>>>,
     /// Identity tables of the lengths routes of other ranks than 4 read through.
     identities: Mutex<HashMap<usize, Arc<DeviceTable>>>,
+    /// A rank-5 resize leaves its depth axis as it is: calls skip the depth pass.
+    depth_identity: bool,
 }
 
 /// Every spatial axis's table of one direction, on the device, outermost axis first.
@@ -82,6 +85,11 @@ impl<R: Runtime> Resampler<R> {
         let method = method.into();
         let rule = resolve(&method, options)?;
         let plan = plan(&rule, input_shape.as_ref(), options)?;
+        let depth_identity = match &plan.axes[..] {
+            // A table that cannot be built fails at the first call, as for other ranks.
+            [depth, _, _] => forward_taps(&rule, depth).is_ok_and(|taps| taps.is_identity()),
+            _ => false,
+        };
         Ok(Self {
             client: client.clone(),
             name: method.name().to_string(),
@@ -91,6 +99,7 @@ impl<R: Runtime> Resampler<R> {
             forward: Mutex::new(None),
             adjoint: Mutex::new(None),
             identities: Mutex::new(HashMap::new()),
+            depth_identity,
         })
     }
 
@@ -148,7 +157,7 @@ impl<R: Runtime> Resampler<R> {
         check_shape(dst_name, &dst_view, dst_shape, &self.plan)?;
         check_no_self_overlap(dst_name, &dst_view)?;
         check_no_alias((dst_name, &dst, &dst_view), (src_name, &src, &src_view))?;
-        let route = route(&src_view, &dst_view)?;
+        let route = route(&src_view, &dst_view, self.depth_identity)?;
         if route.intermediate > 0 {
             let what = format!("the intermediate of a {:?} -> {:?} resize", src_view.shape, dst_view.shape);
             let bytes = dtype.accumulator().size() as u64;

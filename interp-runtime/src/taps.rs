@@ -60,6 +60,15 @@ impl AxisTaps {
         })
     }
 
+    /// Whether every row `r` reads index `r` alone with weight one (an axis the resize leaves
+    /// as it is: same length, a filter whose other taps fall on its zeros).
+    pub fn is_identity(&self) -> bool {
+        self.offsets
+            .windows(2)
+            .enumerate()
+            .all(|(r, w)| w[1] - w[0] == 1 && self.index[w[0]] as usize == r && self.weight[w[0]] == 1.0)
+    }
+
     /// The largest power of two up to 8 that divides every non-empty row's first index and
     /// entry count: rows of consecutive indices then split into aligned vectors of that many.
     pub fn window_alignment(&self) -> u32 {

@@ -4,7 +4,9 @@
 //! accumulator type; each pass leaves three or four axes alone, and two of them are folded
 //! into one axis (allowed where one's stride is the other's size times its stride, in both
 //! views of the pass), so that any layout whose strides allow one fold per pass runs without
-//! a copy: NCDHW, NDHWC, slices and most permutations.
+//! a copy: NCDHW, NDHWC, slices and most permutations. Where the depth axis is left as it is
+//! (an identity table: video frames resized, time kept) the plane pass alone runs, from the
+//! caller's source to its destination, when both views fold.
 
 use crate::error::InterpError;
 use crate::tensor::{Checked, Checked4};
@@ -42,15 +44,19 @@ pub(crate) struct Route {
 }
 
 /// The route from `src` to `dst` (validated views of one rank, 3 to 5), or why their strides
-/// allow none.
-pub(crate) fn route(src: &Checked, dst: &Checked) -> Result<Route, InterpError> {
+/// allow none. `depth_identity`: the rank-5 depth axis's table is the identity.
+pub(crate) fn route(src: &Checked, dst: &Checked, depth_identity: bool) -> Result<Route, InterpError> {
     match src.shape.len() {
         3 => {
             let (s, d) = (unit_height(src), unit_height(dst));
             Ok(single(s, d, Slot::Identity(1), Slot::Axis(0)))
         }
         4 => Ok(single(four(src), four(dst), Slot::Axis(0), Slot::Axis(1))),
-        _ => volume(src, dst),
+        _ => match fold(Part::Plane, src, dst).filter(|_| depth_identity) {
+            // The depth pass would copy: the plane pass alone, caller to caller.
+            Some((s, d, rows, cols)) => Ok(single(s, d, rows, cols)),
+            None => volume(src, dst),
+        },
     }
 }
 
@@ -270,11 +276,27 @@ mod tests {
         let (i, o) = ([2, 3, 4, 5, 6], [2, 3, 7, 2, 9]);
         for order in [[0, 1, 2, 3, 4], [0, 2, 3, 4, 1], [2, 0, 1, 4, 3], [4, 3, 2, 1, 0]] {
             let (src, dst) = (view(&i, &order), view(&o, &order));
-            let route = route(&src, &dst).unwrap_or_else(|e| panic!("{order:?}: {e}"));
+            let route = route(&src, &dst, false).unwrap_or_else(|e| panic!("{order:?}: {e}"));
             assert_eq!(route.passes.len(), 2);
             // Each pass covers its views' elements exactly once.
             assert_eq!(offsets4(&route.passes[0].src.1), offsets5(&src), "{order:?}");
             assert_eq!(offsets4(&route.passes[1].dst.1), offsets5(&dst), "{order:?}");
+        }
+    }
+
+    #[test]
+    fn a_kept_depth_takes_the_plane_pass_alone() {
+        let (i, o) = ([2, 3, 4, 5, 6], [2, 3, 4, 2, 9]);
+        for order in [[0, 1, 2, 3, 4], [0, 2, 3, 4, 1], [2, 0, 1, 4, 3]] {
+            let (src, dst) = (view(&i, &order), view(&o, &order));
+            let route = route(&src, &dst, true).unwrap_or_else(|e| panic!("{order:?}: {e}"));
+            assert_eq!(route.passes.len(), 1, "{order:?}");
+            assert_eq!(route.intermediate, 0);
+            let pass = &route.passes[0];
+            assert_eq!((pass.src.0, pass.dst.0), (Buffer::Caller, Buffer::Caller));
+            assert_eq!((pass.rows, pass.cols), (Slot::Axis(1), Slot::Axis(2)));
+            assert_eq!(offsets4(&pass.src.1), offsets5(&src), "{order:?}");
+            assert_eq!(offsets4(&pass.dst.1), offsets5(&dst), "{order:?}");
         }
     }
 
@@ -287,7 +309,7 @@ mod tests {
             shape: shape.clone(),
             strides: strides.iter().map(|s| s + 1).collect(),
         };
-        let err = route(&padded, &view(&shape, &[0, 1, 2, 3, 4])).unwrap_err();
+        let err = route(&padded, &view(&shape, &[0, 1, 2, 3, 4]), false).unwrap_err();
         assert!(matches!(err, InterpError::UnfoldableLayout { .. }), "{err}");
     }
 
@@ -301,7 +323,7 @@ mod tests {
             shape: vec![2, 3, 4],
             strides: vec![12, 1, 3],
         };
-        let route = route(&src, &dst).unwrap();
+        let route = route(&src, &dst, false).unwrap();
         assert_eq!(route.passes[0].src.1.shape, [2, 3, 1, 10]);
         assert_eq!((route.passes[0].rows, route.passes[0].cols), (Slot::Identity(1), Slot::Axis(0)));
         assert!(route.passes[0].dst.1.channels_last());
