@@ -7,8 +7,8 @@ use cubecl::prelude::*;
 
 use crate::gather::{
     separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_planes, separable_gather_strips,
-    separable_gather_teams, separable_gather_tiled, AxisTableCompilationArg, GatherLayoutCompilationArg, Sequence4CompilationArg,
-    BLOCK_SHAPES, MAX_STRIP, PLANE_SHAPES, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
+    separable_gather_teams, separable_gather_tiled, team_vector_bytes, AxisTableCompilationArg, GatherLayoutCompilationArg,
+    Sequence4CompilationArg, BLOCK_SHAPES, MAX_STRIP, PLANE_SHAPES, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
 };
 use crate::UNITS_PER_CUBE;
 
@@ -112,7 +112,9 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
         for channels_fastest in [false, true] {
             for uniform in [false, true] {
                 // Width vectors of the source: uniform windows in NCHW order only.
-                for v in widths().filter(|&v| v == 1 || (uniform && !channels_fastest)) {
+                let widest = size_of::<FS>().max(size_of::<FD>());
+                let vectors = move |v: usize| v == 1 || (uniform && !channels_fastest && v * widest <= team_vector_bytes(team));
+                for v in widths().filter(|&v| vectors(v)) {
                     let order = if channels_fastest { "nhwc" } else { "nchw" };
                     let sums = if uniform { " uniform" } else { "" };
                     let vectors = if v > 1 { format!(" v{v}") } else { String::new() };

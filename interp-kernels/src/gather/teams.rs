@@ -12,6 +12,16 @@ pub const TEAM_CUBE: u32 = 256;
 /// The team sizes (units per destination element) the kernel is built for.
 pub const TEAMS: [u32; 4] = [2, 8, 32, 256];
 
+/// The widest source vector, in bytes, a team of `team` units reads: 16, but 8 for the
+/// largest team, whose f32 four-lane variant ptxas spilled (`cargo xtask kernels`).
+pub fn team_vector_bytes(team: u32) -> usize {
+    if team == TEAMS[TEAMS.len() - 1] {
+        8
+    } else {
+        16
+    }
+}
+
 /// `log2(team)` for a power of two, as a comptime value.
 fn levels(team: u32) -> u32 {
     team.trailing_zeros()
@@ -35,11 +45,12 @@ fn levels(team: u32) -> u32 {
 /// `TEAM_CUBE / team` apart and consecutive units are consecutive channels of one tap.
 ///
 /// With `uniform` (both tables read consecutive indices with one weight per row: area
-/// pooling) a unit adds its source values and weights their sum once, with no table loads
-/// per tap (PyTorch's adaptive average pooling computes its windows from the index alike).
+/// pooling) a unit adds its source values, with no table loads per tap, and the team's total
+/// is weighted once (PyTorch's adaptive average pooling computes its windows from the index
+/// alike).
 ///
 /// With `uniform` the source may be read in vectors of `V` along the width (NCHW): a unit adds
-/// whole vectors, then their lanes in order, and `col_lanes` counts vectors. The runtime runs
+/// each vector's lanes in order, and `col_lanes` counts vectors. The runtime runs
 /// `V > 1` only where every window's first column and width are multiples of `V` and the
 /// source's strides (in vectors there) are too: a warp's loads of an 8x8 area window then
 /// read whole 16-byte pieces, not every eighth element.
@@ -95,22 +106,20 @@ pub fn separable_gather_teams<FS: Float, FD: Float, A: Float, V: Size>(
         let base = n * s.n + c * s.c;
         let (row_slots, col_slots) = (p * rows.width, q * cols.width);
         if comptime!(uniform) {
-            // Consecutive indices, one weight per row: add the values (whole vectors, then their
-            // lanes in order), weight the sum once.
+            // Consecutive indices, one weight per row: add the values (each vector's lanes in
+            // order); the team's total is weighted once, after the tree.
             let first_row = rows.index[row_slots as usize] + row_lane;
             let first_col = cols.index[col_slots as usize] / lanes + col_lane;
-            let mut values = Vector::<A, V>::new(A::from_int(0));
             for i in 0..col_steps {
                 let column_base = base + (first_col + i * col_lanes) * s.w;
                 for j in 0..row_steps {
-                    values += Vector::<A, V>::cast_from(src[(column_base + (first_row + j * row_lanes) * s.h) as usize]);
+                    let values = Vector::<A, V>::cast_from(src[(column_base + (first_row + j * row_lanes) * s.h) as usize]);
+                    #[unroll]
+                    for lane in 0..V::value() {
+                        partial += values[lane];
+                    }
                 }
             }
-            #[unroll]
-            for lane in 0..V::value() {
-                partial += values[lane];
-            }
-            partial *= A::cast_from(rows.weight[row_slots as usize] * cols.weight[col_slots as usize]);
         } else {
             for i in 0..col_steps {
                 let col_slot = (col_slots + col_lane + i * col_lanes) as usize;
@@ -140,6 +149,14 @@ pub fn separable_gather_teams<FS: Float, FD: Float, A: Float, V: Size>(
         sync_cube();
     }
     if in_range && lane == 0 {
-        dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = FD::cast_from(sums[unit as usize]);
+        // The output's coordinates (and a uniform window's weight) again: keeping them, their
+        // index or the table slots live across the sums made ptxas spill one value in the f32
+        // width-vector variants.
+        let Pixel { n, c, p, q } = destination_pixel(CUBE_POS as u32 * outputs_per_cube + slot, layout, channels_fastest);
+        let mut total = sums[unit as usize];
+        if comptime!(uniform) {
+            total *= A::cast_from(rows.weight[(p * rows.width) as usize] * cols.weight[(q * cols.width) as usize]);
+        }
+        dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = FD::cast_from(total);
     }
 }

@@ -6,7 +6,8 @@
 
 use cubecl::prelude::*;
 use interp_kernels::gather::{
-    block_shape, plane_shape, plane_shape_factored, BLOCK, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TEAMS, TILE_H, TILE_SOURCE_ROWS, TILE_W,
+    block_shape, plane_shape, plane_shape_factored, team_vector_bytes, BLOCK, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TEAMS, TILE_H,
+    TILE_SOURCE_ROWS, TILE_W,
 };
 
 use super::gather::GatherIo;
@@ -331,12 +332,14 @@ pub(super) fn teams(io: &GatherIo, widths: (u64, u64), vectorization: Vectorizat
     {
         return None;
     }
-    // Columns counted in source vectors: a unit's share is of vector loads, at most
-    // `TEAM_SHARE_VECTORS` of them.
-    let (rows, cols) = (widths.0.max(1), (widths.1 / u64::from(vector)).max(1));
-    let most = if vector > 1 { TEAM_SHARE_VECTORS } else { TEAM_SHARE };
+    let element = io.src_dtype.size().max(io.dst_dtype.size());
     let min_team = io.tuning.min_team.unwrap_or(1);
     TEAMS.iter().filter(|&&team| team >= min_team).find_map(|&team| {
+        // Columns counted in source vectors (no wider than the team's variants are built
+        // for): a unit's share is of vector loads, at most `TEAM_SHARE_VECTORS` of them.
+        let vector = vector.min((team_vector_bytes(team) / element).max(1) as u32);
+        let (rows, cols) = (widths.0.max(1), (widths.1 / u64::from(vector)).max(1));
+        let most = if vector > 1 { TEAM_SHARE_VECTORS } else { TEAM_SHARE };
         // Columns first: in NCHW consecutive lanes then read consecutive source columns.
         let col_lanes = cols.next_power_of_two().min(u64::from(team));
         let row_lanes = u64::from(team) / col_lanes;
