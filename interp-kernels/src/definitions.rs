@@ -113,8 +113,8 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
             for uniform in [false, true] {
                 // Width vectors of the source: uniform windows in NCHW order only.
                 let widest = size_of::<FS>().max(size_of::<FD>());
-                let vectors = move |v: usize| v == 1 || (uniform && !channels_fastest && v * widest <= team_vector_bytes(team));
-                for v in widths().filter(|&v| vectors(v)) {
+                let built = move |v: usize| v == 1 || (uniform && !channels_fastest && v * widest <= team_vector_bytes(team));
+                for v in widths().filter(|&v| built(v)) {
                     let order = if channels_fastest { "nhwc" } else { "nchw" };
                     let sums = if uniform { " uniform" } else { "" };
                     let vectors = if v > 1 { format!(" v{v}") } else { String::new() };

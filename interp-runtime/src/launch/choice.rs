@@ -315,10 +315,9 @@ pub(super) fn teams_source_vector<R: Runtime>(client: &ComputeClient<R>, io: &Ga
     }
     let element = io.src_dtype.size().max(io.dst_dtype.size());
     let cap = max_vector(io);
-    let divides = |v: usize| (0..3).all(|d| src.strides[d].is_multiple_of(v) || src.shape[d] == 1);
     client
         .io_optimized_vector_sizes(element)
-        .filter(|&v| v > 1 && v <= cap && column_alignment.is_multiple_of(v as u32) && divides(v))
+        .filter(|&v| v > 1 && v <= cap && column_alignment.is_multiple_of(v as u32) && strides_divide(src, v, &[0, 1, 2]))
         .max()
         .map_or(1, |v| v as u32)
 }
@@ -476,9 +475,14 @@ pub(super) fn vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo
     }
 }
 
+/// Whether `v` divides the strides of `t`'s axes `dims` (an axis of length 1 has no stride to
+/// divide): indices along them stay whole vectors.
+fn strides_divide(t: &Checked4, v: usize, dims: &[usize]) -> bool {
+    dims.iter().all(|&d| t.strides[d].is_multiple_of(v) || t.shape[d] == 1)
+}
+
 fn preferred_vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, tap_pairs: f64) -> Vectorization {
     let [_, channels, _, width] = io.dst_view.shape;
-    let divides = |t: &Checked4, v: usize, dims: &[usize]| dims.iter().all(|&d| t.strides[d].is_multiple_of(v) || t.shape[d] == 1);
     let cap = max_vector(io);
     let element = io.src_dtype.size().max(io.dst_dtype.size());
     let mut sizes = client.io_optimized_vector_sizes(element).filter(move |&v| v <= cap);
@@ -487,7 +491,7 @@ fn preferred_vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo,
             && channels.is_multiple_of(v)
             && [&io.src_view, &io.dst_view]
                 .iter()
-                .all(|t| t.strides[1] == 1 && divides(t, v, &[0, 2, 3]))
+                .all(|t| t.strides[1] == 1 && strides_divide(t, v, &[0, 2, 3]))
     });
     if let Some(v) = along_channels {
         return Vectorization::Channels(v);
@@ -500,7 +504,7 @@ fn preferred_vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo,
     // wider source would make each load instruction strided: interleaved strips instead.
     let wider_source = io.src_view.shape[3] > width;
     if !wider_source && tap_pairs <= 1.0 {
-        if let Some(v) = sizes.find(|&v| v > 1 && width.is_multiple_of(v) && divides(dst, v, &[0, 1, 2])) {
+        if let Some(v) = sizes.find(|&v| v > 1 && width.is_multiple_of(v) && strides_divide(dst, v, &[0, 1, 2])) {
             return Vectorization::Width(v);
         }
     }

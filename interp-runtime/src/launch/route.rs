@@ -52,7 +52,9 @@ pub(crate) fn route(src: &Checked, dst: &Checked, depth_identity: bool) -> Resul
             Ok(single(s, d, Slot::Identity(1), Slot::Axis(0)))
         }
         4 => Ok(single(four(src), four(dst), Slot::Axis(0), Slot::Axis(1))),
-        _ => match fold(Part::Plane, src, dst).filter(|_| depth_identity) {
+        // The plane pass reads and writes the depth as one batch axis: the same length on
+        // both sides (an identity table has it; checked again here, as the fold assumes it).
+        _ => match fold(Part::Plane, src, dst).filter(|_| depth_identity && src.shape[2] == dst.shape[2]) {
             // The depth pass would copy: the plane pass alone, caller to caller.
             Some((s, d, rows, cols)) => Ok(single(s, d, rows, cols)),
             None => volume(src, dst),
