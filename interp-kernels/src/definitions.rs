@@ -6,9 +6,10 @@
 use cubecl::prelude::*;
 
 use crate::gather::{
-    separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_planes, separable_gather_strips,
-    separable_gather_teams, separable_gather_tiled, team_vector_bytes, AxisTableCompilationArg, GatherLayoutCompilationArg,
-    Sequence4CompilationArg, BLOCK_SHAPES, MAX_STRIP, PLANE_SHAPES, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
+    separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_pixel_strips, separable_gather_planes,
+    separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, team_vector_bytes,
+    AxisTableCompilationArg, GatherLayoutCompilationArg, Sequence4CompilationArg, BLOCK_SHAPES, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES,
+    TEAMS, TEAM_CUBE, TILE_H, TILE_W,
 };
 use crate::UNITS_PER_CUBE;
 
@@ -91,6 +92,9 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
         for strip in 1..=MAX_STRIP {
             let definition = define!(separable_gather_strips::SeparableGatherStrips<FS, FD, A, R>, line(), 1, strip, unit_taps);
             push(format!("gather {types} strips x{strip}{taps}"), definition);
+            let definition =
+                define!(separable_gather_pixel_strips::SeparableGatherPixelStrips<FS, FD, A, R>, line(), (), 1, strip, unit_taps);
+            push(format!("gather {types} pixel strips x{strip}{taps}"), definition);
         }
     }
     for (row_taps, col_taps) in PLANE_SHAPES {
@@ -130,6 +134,18 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
                     push(format!("gather {types} teams x{team} {order}{sums}{vectors}"), definition);
                 }
             }
+        }
+    }
+    for team in CHANNEL_TEAMS {
+        for v in widths() {
+            let definition = define!(
+                separable_gather_teams_channels::SeparableGatherTeamsChannels<FS, FD, A, R>,
+                settings(CubeDim::new_1d(TEAM_CUBE)),
+                (),
+                v,
+                team
+            );
+            push(format!("gather {types} teams x{team} channels v{v}"), definition);
         }
     }
     let tiles = settings(CubeDim::new_2d(TILE_W, TILE_H));

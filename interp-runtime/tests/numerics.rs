@@ -128,7 +128,9 @@ fn backward_is_bitwise_deterministic() {
 /// Every forced strategy matches the reference; the planes kernel (the default for scalar
 /// layouts with at most 4 taps per axis) gives the same bits whatever the channels per unit
 /// (groups that divide the channels or not), and the same bits as the one-pass scalar gather
-/// where the tables are weighted (the unit-tap kernels group each row's sum first).
+/// where the tables are weighted (the unit-tap kernels group each row's sum first); the
+/// one-pass gathers of several outputs per unit (channel or width vectors, strips, pixel
+/// strips) give the bits of one output per unit.
 #[test]
 fn strategies_agree() {
     let client = client();
@@ -141,6 +143,7 @@ fn strategies_agree() {
     let tunings = [
         ("default", Tuning::default()),
         ("one-pass scalar", forced(Strategy::OnePass, None, Some(1))),
+        ("one-pass", forced(Strategy::OnePass, None, None)),
         ("planes x1", forced(Strategy::Planes, Some(1), None)),
         ("planes x3", forced(Strategy::Planes, Some(3), None)),
         ("planes x8", forced(Strategy::Planes, Some(8), None)),
@@ -224,6 +227,8 @@ fn strategies_agree() {
                         }
                     }
                 };
+                // Vectors, strips and pixel strips give each output the scalar kernel's sum.
+                same("one-pass", "one-pass scalar");
                 same("planes x1", "planes x3");
                 same("planes x1", "planes x8");
                 same("blocks x1", "blocks x3");
@@ -316,7 +321,8 @@ fn forced_matches_reference(what: &str, tuning: Tuning, geometries: &[Geometry])
 /// The teams kernel (forced) on the windows it is built for: global pooling to 1x1, 8x-16x
 /// downsamples of odd sizes and an exact 8x (area: 8x8 windows), and a 1-D 333x downsample
 /// (antialiased: windows of 2000 taps, a team of 256 units); channels-last runs it channels
-/// fastest; area windows aligned to vectors read them along the width.
+/// fastest (area windows: the channels-last teams kernel, in channel vectors where the channels
+/// allow); area windows aligned to vectors read them along the width.
 #[test]
 fn teams_sum_large_windows() {
     let geometries = [
@@ -345,6 +351,32 @@ fn teams_sum_large_windows() {
         ..tuning
     };
     forced_matches_reference("teams, width vectors", vectors, &geometries);
+    // Channels-last area windows read in channel vectors (8 channels: vectors of 4 in f32,
+    // 8 in half precision; 12: 4; 6: 2), odd sizes, a global pool.
+    let geometries = [
+        sized("global 64x48 -> 1x1, C=8", [2, 8, 64, 48], 1, 1),
+        sized("67x83 -> 8x10, C=12", [1, 12, 67, 83], 8, 10),
+        sized("130x41 -> 8x10, C=6", [2, 6, 130, 41], 8, 10),
+    ];
+    forced_matches_reference("teams, channel vectors", vectors, &geometries);
+}
+
+/// The pixel-strips kernel (one-pass gathers of channels-last tensors whose channels make no
+/// vectors, filters of at most 4 tap pairs): 3, 5 and 21 channels (groups of 11, 7 and 2
+/// pixels), rows of several strips with a partial last one, up and down; forced one pass
+/// (strips of up to 4 pixels per unit) against the f64 reference.
+#[test]
+fn pixel_strips_serve_channels_last() {
+    let geometries = [
+        sized("C=5 9x70 -> 17x140", [1, 5, 9, 70], 17, 140),
+        sized("C=3 40x150 -> 20x75", [2, 3, 40, 150], 20, 75),
+        sized("C=21 5x9 -> 40x72", [1, 21, 5, 9], 40, 72),
+    ];
+    let tuning = Tuning {
+        strategy: Some(Strategy::OnePass),
+        ..Tuning::default()
+    };
+    forced_matches_reference("pixel strips", tuning, &geometries);
 }
 
 /// The blocks kernel (forced) on upsamples, where its shared windows serve inner blocks and

@@ -10,18 +10,22 @@
 use cubecl::prelude::*;
 
 mod blocks;
+mod pixel_strips;
 mod planes;
 mod sum;
 mod teams;
+mod teams_channels;
 mod tiled;
 mod width;
 
 use sum::{blocks_of, plain_sum, CompensatedSum};
 
 pub use blocks::{block_shape, separable_gather_blocks, BLOCK, BLOCK_SHAPES};
+pub use pixel_strips::separable_gather_pixel_strips;
 pub use planes::{plane_shape, plane_shape_factored, separable_gather_planes, PLANE_SHAPES};
 pub use sum::SUM_BLOCK;
 pub use teams::{separable_gather_teams, team_vector_bytes, TEAMS, TEAM_CUBE};
+pub use teams_channels::{separable_gather_teams_channels, CHANNEL_TEAMS};
 pub use tiled::{separable_gather_tiled, TILE_H, TILE_SOURCE_ROWS, TILE_W};
 pub use width::{separable_gather_along_width, separable_gather_strips, MAX_STRIP, STRIP_GROUP};
 

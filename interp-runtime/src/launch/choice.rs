@@ -6,8 +6,8 @@
 
 use cubecl::prelude::*;
 use interp_kernels::gather::{
-    block_shape, plane_shape, plane_shape_factored, team_vector_bytes, BLOCK, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TEAMS, TILE_H,
-    TILE_SOURCE_ROWS, TILE_W,
+    block_shape, plane_shape, plane_shape_factored, team_vector_bytes, BLOCK, CHANNEL_TEAMS, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TEAMS,
+    TILE_H, TILE_SOURCE_ROWS, TILE_W,
 };
 
 use super::gather::GatherIo;
@@ -337,18 +337,56 @@ pub(super) fn teams(io: &GatherIo, widths: (u64, u64), vectorization: Vectorizat
         // Columns counted in source vectors (no wider than the team's variants are built
         // for): a unit's share is of vector loads, at most `TEAM_SHARE_VECTORS` of them.
         let vector = vector.min((team_vector_bytes(team) / element).max(1) as u32);
-        let (rows, cols) = (widths.0.max(1), (widths.1 / u64::from(vector)).max(1));
         let most = if vector > 1 { TEAM_SHARE_VECTORS } else { TEAM_SHARE };
-        // Columns first: in NCHW consecutive lanes then read consecutive source columns.
-        let col_lanes = cols.next_power_of_two().min(u64::from(team));
-        let row_lanes = u64::from(team) / col_lanes;
-        let share = cols.div_ceil(col_lanes) * rows.div_ceil(row_lanes);
-        (share <= most).then_some(TeamsLaunch {
+        let col_lanes = team_col_lanes(team, (widths.0, widths.1 / u64::from(vector)), most)?;
+        Some(TeamsLaunch { team, col_lanes, vector })
+    })
+}
+
+/// How a team of `team` units splits a window of `widths` (rows, columns) loads: the units
+/// taking every so-many-th column (columns first: in NCHW consecutive lanes then read
+/// consecutive source columns), the rest every so-many-th row; `None` where a unit's share
+/// would exceed `most` loads.
+fn team_col_lanes(team: u32, widths: (u64, u64), most: u64) -> Option<u32> {
+    let (rows, cols) = (widths.0.max(1), widths.1.max(1));
+    let col_lanes = cols.next_power_of_two().min(u64::from(team));
+    let row_lanes = u64::from(team) / col_lanes;
+    let share = cols.div_ceil(col_lanes) * rows.div_ceil(row_lanes);
+    (share <= most).then_some(col_lanes as u32)
+}
+
+/// The channels-last teams kernel (area pooling read in channel vectors) where it applies
+/// and pays: channel vectors of more than one lane, both tensors channels-last, tables of consecutive indices with one weight per
+/// row (`uniform`), windows that split into shares of at most `TEAM_SHARE` pixels over one
+/// of `CHANNEL_TEAMS`; forced by the tuning or picked by [`channel_teams_pay`].
+/// `vectorization` is what the one-pass gathers would run: its channel vectors are the
+/// kernel's.
+pub(super) fn channel_teams(io: &GatherIo, widths: (u64, u64), vectorization: Vectorization, uniform: bool) -> Option<TeamsLaunch> {
+    let vector = match vectorization {
+        Vectorization::Channels(v) if v > 1 => v,
+        // Scalar channels-last layouts take the scalar teams kernel, channels fastest.
+        _ => return None,
+    };
+    let channels_last = io.src_view.channels_last() && io.dst_view.channels_last();
+    let forced = io.tuning.strategy == Some(Strategy::Teams);
+    if !uniform || !channels_last || !(forced || (io.tuning.strategy.is_none() && channel_teams_pay(io))) {
+        return None;
+    }
+    let min_team = io.tuning.min_team.unwrap_or(1);
+    CHANNEL_TEAMS.iter().filter(|&&team| team >= min_team).find_map(|&team| {
+        let col_lanes = team_col_lanes(team, widths, TEAM_SHARE)?;
+        Some(TeamsLaunch {
             team,
-            col_lanes: col_lanes as u32,
-            vector,
+            col_lanes,
+            vector: vector as u32,
         })
     })
+}
+
+/// Where channels-last teams beat two passes of channel vectors by default. FIXME: measure.
+fn channel_teams_pay(io: &GatherIo) -> bool {
+    let ratio = |axis: usize| io.src_view.shape[axis].div_ceil(io.dst_view.shape[axis].max(1));
+    ratio(2) >= 8 && ratio(3) >= 8
 }
 
 /// Where teams beat the other gathers by default (measured on the H200's workload suite with
@@ -443,6 +481,9 @@ pub(super) enum Vectorization {
     /// `n` outputs per unit along the width, interleaved so loads stay coalesced when the
     /// source is wider than the destination (NCHW, backward of an upsample).
     Strips(u32),
+    /// `n` pixels' outputs of one channel per unit, interleaved with a group of pixels
+    /// (channels-last destinations whose channels make no vectors; see [`pixel_group`]).
+    PixelStrips(u32),
 }
 
 /// Most tap pairs per output for which interleaved strips beat one output per unit: the
@@ -467,7 +508,7 @@ pub(super) fn vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo
     let outputs_per_unit = match chosen {
         Vectorization::Channels(_) => 1,
         Vectorization::Width(v) => v as u64,
-        Vectorization::Strips(strip) => u64::from(strip),
+        Vectorization::Strips(strip) | Vectorization::PixelStrips(strip) => u64::from(strip),
     };
     match loop_limit(client) {
         Some(max) if loop_iterations(outputs_per_unit, widths.0, widths.1) > max => Vectorization::Channels(1),
@@ -497,6 +538,13 @@ fn preferred_vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo,
         return Vectorization::Channels(v);
     }
     let dst = &io.dst_view;
+    if dst.strides[1] == 1 && channels > 1 && width > 1 && tap_pairs <= strip_max_pairs(io) {
+        // Channels-last, channels in no vectors: a unit per channel of several pixels.
+        let strip = (width / pixel_group(channels) as usize).clamp(1, MAX_STRIP as usize).min(cap) as u32;
+        if pixel_strip_units(dst.shape, strip) <= u32::MAX as usize {
+            return Vectorization::PixelStrips(strip);
+        }
+    }
     if dst.strides[3] != 1 || width == 1 {
         return Vectorization::Channels(1);
     }
@@ -517,6 +565,19 @@ fn preferred_vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo,
         return Vectorization::Channels(1);
     }
     Vectorization::Strips(strip as u32)
+}
+
+/// Pixels in a pixel-strips group of `channels` channels: enough that a group spans a warp
+/// (`STRIP_GROUP` elements), so each of its load and store instructions covers consecutive
+/// addresses.
+pub(super) fn pixel_group(channels: usize) -> u32 {
+    STRIP_GROUP.div_ceil(channels.max(1) as u32)
+}
+
+/// Units of a pixel-strips launch over a destination of `shape`.
+pub(super) fn pixel_strip_units([n, c, h, w]: [usize; 4], strip: u32) -> usize {
+    let pixels = pixel_group(c) as usize;
+    n * h * w.div_ceil(pixels * strip as usize) * pixels * c
 }
 
 /// Units of a strips launch over a destination of `shape`.

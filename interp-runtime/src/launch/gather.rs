@@ -5,13 +5,14 @@ use std::sync::Arc;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use interp_kernels::gather::{
-    separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_planes, separable_gather_strips,
-    separable_gather_teams, separable_gather_tiled, GatherLayoutLaunch, Sequence4Launch, BLOCK, SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
+    separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_pixel_strips, separable_gather_planes,
+    separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, GatherLayoutLaunch,
+    Sequence4Launch, BLOCK, SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
 };
 
 use super::choice::{
-    blocks, intermediate_shape, planes, strategy, strip_units, teams, teams_source_vector, unit_taps, vectorization, PlanesLaunch,
-    TeamsLaunch, Vectorization,
+    blocks, channel_teams, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, teams, teams_source_vector,
+    unit_taps, vectorization, PlanesLaunch, TeamsLaunch, Vectorization,
 };
 use super::table::DeviceTable;
 use crate::dtype::DType;
@@ -70,6 +71,9 @@ pub(crate) fn gather<R: Runtime>(
     let source_vector = teams_source_vector(client, io, uniform, cols.window_alignment);
     if let Some(launch) = teams(io, widths, vectors, source_vector) {
         return gather_teams(client, io, rows, cols, launch);
+    }
+    if let Some(launch) = channel_teams(io, widths, vectors, uniform) {
+        return gather_teams_channels(client, io, rows, cols, launch);
     }
     if let Some(launch) = blocks(io, widths, (rows.mean_taps, cols.mean_taps), vectors) {
         return gather_planes(client, io, rows, cols, launch);
@@ -157,25 +161,18 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     // `separable_gather` carries (as a variant: they would cost the others registers).
     let wide = widths.0.saturating_mul(widths.1) > u64::from(SUM_BLOCK);
     let vectorization = match vectorization {
-        Vectorization::Width(_) | Vectorization::Strips(_) if wide => Vectorization::Channels(1),
+        Vectorization::Width(_) | Vectorization::Strips(_) | Vectorization::PixelStrips(_) if wide => Vectorization::Channels(1),
         chosen => chosen,
     };
     // Units, and strides in the units each tensor is indexed in.
     let (units_c, units_w, vector, src_vector) = match vectorization {
         Vectorization::Channels(v) => (c / v, w, v, v),
         Vectorization::Width(v) => (c, w / v, v, 1),
-        Vectorization::Strips(_) => (c, w, 1, 1),
+        Vectorization::Strips(_) | Vectorization::PixelStrips(_) => (c, w, 1, 1),
     };
-    let in_vectors = |strides: [usize; 4], v: usize| strides.map(|s| s / v);
-    let mut src_strides = in_vectors(io.src_view.strides, src_vector);
-    let mut dst_strides = in_vectors(io.dst_view.strides, vector);
-    if let Vectorization::Channels(v) = vectorization {
-        // Channels are contiguous and the channel index counts vectors.
-        if v > 1 {
-            src_strides[1] = 1;
-            dst_strides[1] = 1;
-        }
-    }
+    let channel_vectors = matches!(vectorization, Vectorization::Channels(_));
+    let src_strides = vector_strides(&io.src_view, src_vector, channel_vectors);
+    let dst_strides = vector_strides(&io.dst_view, vector, channel_vectors);
     let layout = GatherLayoutLaunch::new(
         n as u32,
         units_c as u32,
@@ -186,6 +183,7 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     );
     let units = match vectorization {
         Vectorization::Strips(strip) => strip_units(io.dst_view.shape, strip),
+        Vectorization::PixelStrips(strip) => pixel_strip_units(io.dst_view.shape, strip),
         _ => n * units_c * h * units_w,
     };
     let dim = CubeDim::new_1d(UNITS_PER_CUBE);
@@ -210,6 +208,20 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
                     ),
                     Vectorization::Strips(strip) => separable_gather_strips::launch_unchecked::<$fs, $fd, $a, R>(
                         client, count, dim, 1, src, dst, rows.arg(), cols.arg(), layout, strip, unit_taps,
+                    ),
+                    Vectorization::PixelStrips(strip) => separable_gather_pixel_strips::launch_unchecked::<$fs, $fd, $a, R>(
+                        client,
+                        count,
+                        dim,
+                        1,
+                        src,
+                        dst,
+                        rows.arg(),
+                        cols.arg(),
+                        layout,
+                        pixel_group(c),
+                        strip,
+                        unit_taps,
                     ),
                 }
             };
@@ -303,6 +315,64 @@ fn gather_teams<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
                     launch.col_lanes,
                     channels_fastest,
                     rows.uniform_taps && cols.uniform_taps,
+                    launch.team,
+                )
+            };
+        }
+        dispatch_dtypes!(io, launch);
+    }
+}
+
+/// A view's strides in vectors of `v` elements; with `along_channels` (and `v > 1`) the
+/// vectors hold contiguous channels and the channel index counts vectors.
+fn vector_strides(view: &Checked4, v: usize, along_channels: bool) -> [usize; 4] {
+    let mut strides = view.strides.map(|s| s / v);
+    if along_channels && v > 1 {
+        strides[1] = 1;
+    }
+    strides
+}
+
+/// The channels-last teams kernel: cubes of `TEAM_CUBE` units, `TEAM_CUBE / team`
+/// destination vectors of `launch.vector` channels each.
+fn gather_teams_channels<R: Runtime>(
+    client: &ComputeClient<R>,
+    io: &GatherIo,
+    rows: &DeviceTable,
+    cols: &DeviceTable,
+    launch: TeamsLaunch,
+) {
+    let [n, c, h, w] = io.dst_view.shape;
+    let v = launch.vector as usize;
+    let layout = GatherLayoutLaunch::new(
+        n as u32,
+        (c / v) as u32,
+        h as u32,
+        w as u32,
+        strides_arg(vector_strides(&io.src_view, v, true)),
+        strides_arg(vector_strides(&io.dst_view, v, true)),
+    );
+    let cubes = (n * (c / v) * h * w).div_ceil((TEAM_CUBE / launch.team) as usize);
+    let dim = CubeDim::new_1d(TEAM_CUBE);
+    let count = cubecl::calculate_cube_count_elemwise(client, cubes * TEAM_CUBE as usize, dim);
+    // SAFETY: as in `gather_pass` (the channel vectors are `vectorization`'s, whose strides
+    // it checked); every unit guards its output and reads only whole vectors inside its window.
+    unsafe {
+        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, v));
+        let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, v));
+        macro_rules! launch {
+            ($fs:ty, $fd:ty, $a:ty) => {
+                separable_gather_teams_channels::launch_unchecked::<$fs, $fd, $a, R>(
+                    client,
+                    count,
+                    dim,
+                    v,
+                    src,
+                    dst,
+                    rows.arg(),
+                    cols.arg(),
+                    layout,
+                    launch.col_lanes,
                     launch.team,
                 )
             };
