@@ -110,14 +110,25 @@ pub fn separable_gather_teams<FS: Float, FD: Float, A: Float, V: Size>(
             // order); the team's total is weighted once, after the tree.
             let first_row = rows.index[row_slots as usize] + row_lane;
             let first_col = cols.index[col_slots as usize] / lanes + col_lane;
+            let row_step = row_lanes * s.h;
             for i in 0..col_steps {
-                let column_base = base + (first_col + i * col_lanes) * s.w;
-                for j in 0..row_steps {
-                    let values = Vector::<A, V>::cast_from(src[(column_base + (first_row + j * row_lanes) * s.h) as usize]);
-                    #[unroll]
-                    for lane in 0..V::value() {
-                        partial += values[lane];
-                    }
+                let mut at = base + (first_col + i * col_lanes) * s.w + first_row * s.h;
+                // Four loads in flight before their sums (added in order: the bits of one at
+                // a time).
+                for _ in 0..row_steps / 4 {
+                    let v0 = Vector::<A, V>::cast_from(src[at as usize]);
+                    let v1 = Vector::<A, V>::cast_from(src[(at + row_step) as usize]);
+                    let v2 = Vector::<A, V>::cast_from(src[(at + 2 * row_step) as usize]);
+                    let v3 = Vector::<A, V>::cast_from(src[(at + 3 * row_step) as usize]);
+                    partial = add_lanes::<A, V>(partial, v0);
+                    partial = add_lanes::<A, V>(partial, v1);
+                    partial = add_lanes::<A, V>(partial, v2);
+                    partial = add_lanes::<A, V>(partial, v3);
+                    at += 4 * row_step;
+                }
+                for _ in 0..row_steps % 4 {
+                    partial = add_lanes::<A, V>(partial, Vector::<A, V>::cast_from(src[at as usize]));
+                    at += row_step;
                 }
             }
         } else {
@@ -159,4 +170,15 @@ pub fn separable_gather_teams<FS: Float, FD: Float, A: Float, V: Size>(
         }
         dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = FD::cast_from(total);
     }
+}
+
+/// `partial + values[0] + values[1] + ...`, added in that order.
+#[cube]
+fn add_lanes<A: Float, V: Size>(partial: A, values: Vector<A, V>) -> A {
+    let mut sum = partial;
+    #[unroll]
+    for lane in 0..V::value() {
+        sum += values[lane];
+    }
+    sum
 }

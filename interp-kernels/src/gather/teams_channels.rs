@@ -74,10 +74,25 @@ pub fn separable_gather_teams_channels<FS: Float, FD: Float, A: Float, V: Size>(
         let first_row = rows.index[(p * rows.width) as usize] + row_lane;
         let first_col = cols.index[(q * cols.width) as usize] + col_lane;
         let base = n * s.n + c * s.c;
+        let row_step = row_lanes * s.h;
         for i in 0..col_steps {
-            let column_base = base + (first_col + i * col_lanes) * s.w;
-            for j in 0..row_steps {
-                partial += Vector::<A, V>::cast_from(src[(column_base + (first_row + j * row_lanes) * s.h) as usize]);
+            let mut at = base + (first_col + i * col_lanes) * s.w + first_row * s.h;
+            // Four loads in flight before their sums (added in order: the bits of one at a
+            // time); a unit's 32 loads one by one left the device mostly waiting.
+            for _ in 0..row_steps / 4 {
+                let v0 = Vector::<A, V>::cast_from(src[at as usize]);
+                let v1 = Vector::<A, V>::cast_from(src[(at + row_step) as usize]);
+                let v2 = Vector::<A, V>::cast_from(src[(at + 2 * row_step) as usize]);
+                let v3 = Vector::<A, V>::cast_from(src[(at + 3 * row_step) as usize]);
+                partial += v0;
+                partial += v1;
+                partial += v2;
+                partial += v3;
+                at += 4 * row_step;
+            }
+            for _ in 0..row_steps % 4 {
+                partial += Vector::<A, V>::cast_from(src[at as usize]);
+                at += row_step;
             }
         }
     }

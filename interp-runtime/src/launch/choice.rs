@@ -383,7 +383,14 @@ pub(super) fn channel_teams(io: &GatherIo, widths: (u64, u64), vectorization: Ve
     })
 }
 
-/// Where channels-last teams beat two passes of channel vectors by default. FIXME: measure.
+/// Where channels-last teams beat the one- and two-pass gathers of channel vectors by default
+/// (measured on the H200's suite, every channels-last area case with `--strategy teams`,
+/// `one-pass` and `two-pass`, docs/PERFORMANCE.md v15): downsamples of 8x or more along both
+/// axes. Global pooling 1.3-1.8x faster than two passes, area 16x 1.1-1.6x faster than one
+/// pass, area 8x even; below 8x (2x, 4x, 28 -> 7, 256 -> 96 volumes) 1.4-3x slower. Why it
+/// generalizes: as for [`teams_pay`], from 8x on each source pixel falls in at most two
+/// windows per axis, so the other gathers' reuse saves little while one unit walks 64 or
+/// more pixels alone.
 fn channel_teams_pay(io: &GatherIo) -> bool {
     let ratio = |axis: usize| io.src_view.shape[axis].div_ceil(io.dst_view.shape[axis].max(1));
     ratio(2) >= 8 && ratio(3) >= 8
