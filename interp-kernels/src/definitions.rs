@@ -36,6 +36,7 @@ fn axis_table() -> AxisTableCompilationArg {
         weight: array(),
         count: array(),
         width: (),
+        rows: (),
     }
 }
 
@@ -74,7 +75,8 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
     for unit_taps in [false, true] {
         let taps = if unit_taps { " unit-taps" } else { "" };
         for v in widths() {
-            for channels_last in [false, true] {
+            // Vectors of several channels run channels fastest only.
+            for channels_last in [false, true].into_iter().filter(|&last| last || v == 1) {
                 let order = if channels_last { "nhwc" } else { "nchw" };
                 // Wide tables run the weighted sums (unit tables hold weight-one taps): the
                 // unit-tap blocked variants spilled registers.

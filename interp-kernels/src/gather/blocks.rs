@@ -3,7 +3,7 @@
 
 use cubecl::prelude::*;
 
-use super::{grid_position, AxisTable, GatherLayout};
+use super::{first_slot, grid_position, table_slot, tap_step, AxisTable, GatherLayout};
 
 /// Destination pixels per unit along each axis of [`separable_gather_blocks()`].
 pub const BLOCK: u32 = 2;
@@ -48,13 +48,14 @@ fn block_axis(
     #[comptime] short_rows: bool,
 ) -> BlockAxis {
     let next = u32::min(o + 1, len - 1);
-    let (slots, next_slots) = (o * table.width, next * table.width);
+    let (slots, next_slots) = (first_slot(table, o, false), first_slot(table, next, false));
+    let step = tap_step(table, false);
     let first = table.index[slots as usize];
     let next_first = table.index[next_slots as usize];
     #[unroll]
     for k in 0..taps {
-        weights[k as usize] = table.weight[(slots + k) as usize];
-        weights[(taps + k) as usize] = table.weight[(next_slots + k) as usize];
+        weights[k as usize] = table.weight[(slots + k * step) as usize];
+        weights[(taps + k) as usize] = table.weight[(next_slots + k * step) as usize];
     }
     let count = table.count[o as usize];
     let steps = next_first == first || next_first == first + 1;
@@ -69,8 +70,8 @@ fn block_axis(
         let next_count = select(o + 1 < len, table.count[next as usize], 0u32);
         // Indices ascend within a row, so `count` entries spanning `count` indices are
         // consecutive (an empty row reads its first slot: in the table, unused).
-        let last = table.index[(slots + u32::max(count, 1) - 1) as usize];
-        let next_last = table.index[(next_slots + u32::max(next_count, 1) - 1) as usize];
+        let last = table.index[(slots + (u32::max(count, 1) - 1) * step) as usize];
+        let next_last = table.index[(next_slots + (u32::max(next_count, 1) - 1) * step) as usize];
         let consecutive = count == 0 || last == first + count - 1;
         let next_consecutive = next_count == 0 || next_last == next_first + next_count - 1;
         axis.first = select(count == 0, select(next_count == 0, 0u32, next_first), first);
@@ -79,8 +80,9 @@ fn block_axis(
         axis.count = count;
         axis.next_count = next_count;
     } else {
-        let full = count == taps && table.index[(slots + taps - 1) as usize] == first + taps - 1;
-        let next_full = table.count[next as usize] == taps && table.index[(next_slots + taps - 1) as usize] == next_first + taps - 1;
+        let full = count == taps && table.index[(slots + (taps - 1) * step) as usize] == first + taps - 1;
+        let next_full =
+            table.count[next as usize] == taps && table.index[(next_slots + (taps - 1) * step) as usize] == next_first + taps - 1;
         axis.shared = o + 1 < len && full && next_full && steps;
     }
     axis
@@ -313,20 +315,19 @@ fn table_sum<FS: Float, FD: Float, A: Float>(
 ) {
     let s = layout.src_strides;
     let d = layout.dst_strides;
-    let (row_slots, col_slots) = (p * rows.width, q * cols.width);
     let (row_count, col_count) = (rows.count[p as usize], cols.count[q as usize]);
     let base = n * s.n + c * s.c;
     let mut acc = A::from_int(0);
     #[unroll]
     for a in 0..row_taps {
         if a < row_count {
-            let slot = (row_slots + a) as usize;
+            let slot = table_slot(rows, p, a, false) as usize;
             let row_base = base + rows.index[slot] * s.h;
             let mut row = A::from_int(0);
             #[unroll]
             for b in 0..col_taps {
                 if b < col_count {
-                    let cslot = (col_slots + b) as usize;
+                    let cslot = table_slot(cols, q, b, false) as usize;
                     row += A::cast_from(src[(row_base + cols.index[cslot] * s.w) as usize]) * A::cast_from(cols.weight[cslot]);
                 }
             }

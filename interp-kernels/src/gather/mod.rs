@@ -29,13 +29,49 @@ pub use teams_channels::{separable_gather_teams_channels, CHANNEL_TEAMS};
 pub use tiled::{separable_gather_tiled, TILE_H, TILE_SOURCE_ROWS, TILE_W};
 pub use width::{separable_gather_along_width, separable_gather_strips, MAX_STRIP, STRIP_GROUP};
 
-/// A per-axis table as the gather reads it: `width` slots per destination index.
+/// A per-axis table as the gather reads it: `rows` destination indices of `width` slots each,
+/// in one of two layouts, which each kernel fixes at compile time (see [`table_slot`]):
+///
+/// - tap-major (tap `k` of index `o` at `k * rows + o`), for kernels whose neighbouring units
+///   serve neighbouring destination indices: a warp's loads of one tap read consecutive
+///   slots, one cache line, where row-major rows of 19 taps (an antialiased 8x axis) spread
+///   them over 19 lines;
+/// - row-major (at `o * width + k`), for kernels whose neighbouring units share an index (the
+///   channel vectors of one pixel: any layout broadcasts; row-major keeps the slot arithmetic
+///   one register smaller) or read neighbouring taps of one index (teams).
 #[derive(CubeType, CubeLaunch)]
 pub struct AxisTable {
     pub index: Array<u32>,
     pub weight: Array<f32>,
     pub count: Array<u32>,
     pub width: u32,
+    pub rows: u32,
+}
+
+/// The slot of tap 0 of destination index `o` in `table`, laid out tap-major or row-major.
+#[cube]
+pub(crate) fn first_slot(table: &AxisTable, o: u32, #[comptime] tap_major: bool) -> u32 {
+    if comptime!(tap_major) {
+        o
+    } else {
+        o * table.width
+    }
+}
+
+/// Slots from one tap of an index to its next.
+#[cube]
+pub(crate) fn tap_step(table: &AxisTable, #[comptime] tap_major: bool) -> u32 {
+    if comptime!(tap_major) {
+        table.rows
+    } else {
+        u32::new(1)
+    }
+}
+
+/// The slot of tap `k` of destination index `o` in `table`.
+#[cube]
+pub(crate) fn table_slot(table: &AxisTable, o: u32, k: u32, #[comptime] tap_major: bool) -> u32 {
+    first_slot(table, o, tap_major) + k * tap_step(table, tap_major)
 }
 
 /// Shape of the destination and strides of both tensors, in vectors (not elements).
@@ -126,16 +162,17 @@ pub(crate) fn weighted_sum<FS: Float, A: Float, M: Size>(
     q: u32,
     #[comptime] unit_taps: bool,
     #[comptime] wide: bool,
+    #[comptime] tap_major: bool,
 ) -> Vector<A, M> {
     let mut acc = Vector::<A, M>::new(A::from_int(0));
     if comptime!(wide) {
         if plain_sum(rows.count[p as usize], cols.count[q as usize]) {
-            acc = plain_weighted_sum::<FS, A, M>(src, base, strides, rows, p, cols, q, unit_taps);
+            acc = plain_weighted_sum::<FS, A, M>(src, base, strides, rows, p, cols, q, unit_taps, tap_major);
         } else {
-            acc = blocked_sum::<FS, A, M>(src, base, strides, rows, p, cols, q, unit_taps);
+            acc = blocked_sum::<FS, A, M>(src, base, strides, rows, p, cols, q, unit_taps, tap_major);
         }
     } else {
-        acc = plain_weighted_sum::<FS, A, M>(src, base, strides, rows, p, cols, q, unit_taps);
+        acc = plain_weighted_sum::<FS, A, M>(src, base, strides, rows, p, cols, q, unit_taps, tap_major);
     }
     acc
 }
@@ -153,9 +190,11 @@ fn plain_weighted_sum<FS: Float, A: Float, M: Size>(
     cols: &AxisTable,
     q: u32,
     #[comptime] unit_taps: bool,
+    #[comptime] tap_major: bool,
 ) -> Vector<A, M> {
-    let row_slots = p * rows.width;
-    let col_slots = q * cols.width;
+    let row_slots = first_slot(rows, p, tap_major);
+    let col_slots = first_slot(cols, q, tap_major);
+    let (row_step, col_step) = (tap_step(rows, tap_major), tap_step(cols, tap_major));
     let row_count = rows.count[p as usize];
     let col_count = cols.count[q as usize];
     let mut acc = Vector::<A, M>::new(A::from_int(0));
@@ -176,13 +215,13 @@ fn plain_weighted_sum<FS: Float, A: Float, M: Size>(
         }
     } else {
         for a in 0..row_count {
-            let slot = (row_slots + a) as usize;
+            let slot = (row_slots + a * row_step) as usize;
             let row_base = base + rows.index[slot] * strides.h;
             let row_weight = rows.weight[slot];
             // One weight product per tap pair, no per-row partial sum: fewer live registers
             // (ptxas spilled the partial sums of some vector widths under the 256-unit bound).
             for b in 0..col_count {
-                let cslot = (col_slots + b) as usize;
+                let cslot = (col_slots + b * col_step) as usize;
                 let value = Vector::<A, M>::cast_from(src[(row_base + cols.index[cslot] * strides.w) as usize]);
                 acc += value * Vector::new(A::cast_from(row_weight * cols.weight[cslot]));
             }
@@ -207,9 +246,11 @@ fn blocked_sum<FS: Float, A: Float, M: Size>(
     cols: &AxisTable,
     q: u32,
     #[comptime] unit_taps: bool,
+    #[comptime] tap_major: bool,
 ) -> Vector<A, M> {
-    let row_slots = p * rows.width;
-    let col_slots = q * cols.width;
+    let row_slots = first_slot(rows, p, tap_major);
+    let col_slots = first_slot(cols, q, tap_major);
+    let row_step = tap_step(rows, tap_major);
     let row_count = rows.count[p as usize];
     let col_count = cols.count[q as usize];
     // Unit taps: consecutive rows and columns from the first of each, weight one.
@@ -220,20 +261,20 @@ fn blocked_sum<FS: Float, A: Float, M: Size>(
         for k in 0..blocks_of(row_count, rows_per_block) {
             let mut block = Vector::<A, M>::new(A::from_int(0));
             for a in k * rows_per_block..u32::min(k * rows_per_block + rows_per_block, row_count) {
-                let slot = (row_slots + a) as usize;
+                let slot = (row_slots + a * row_step) as usize;
                 let row_base = if comptime!(unit_taps) {
                     corner + a * strides.h
                 } else {
                     base + rows.index[slot] * strides.h
                 };
                 let row_weight = if comptime!(unit_taps) { f32::new(1.0) } else { rows.weight[slot] };
-                block += row_block::<FS, A, M>(src, row_base, strides, cols, col_slots, row_weight, 0, col_count, unit_taps);
+                block += row_block::<FS, A, M>(src, row_base, strides, cols, col_slots, row_weight, 0, col_count, unit_taps, tap_major);
             }
             sum.add(block);
         }
     } else {
         for a in 0..row_count {
-            let slot = (row_slots + a) as usize;
+            let slot = (row_slots + a * row_step) as usize;
             let row_base = if comptime!(unit_taps) {
                 corner + a * strides.h
             } else {
@@ -244,7 +285,7 @@ fn blocked_sum<FS: Float, A: Float, M: Size>(
                 let start = k * SUM_BLOCK;
                 let end = u32::min(start + SUM_BLOCK, col_count);
                 sum.add(row_block::<FS, A, M>(
-                    src, row_base, strides, cols, col_slots, row_weight, start, end, unit_taps,
+                    src, row_base, strides, cols, col_slots, row_weight, start, end, unit_taps, tap_major,
                 ));
             }
         }
@@ -266,13 +307,15 @@ fn row_block<FS: Float, A: Float, M: Size>(
     start: u32,
     end: u32,
     #[comptime] unit_taps: bool,
+    #[comptime] tap_major: bool,
 ) -> Vector<A, M> {
+    let col_step = tap_step(cols, tap_major);
     let mut block = Vector::<A, M>::new(A::from_int(0));
     for b in start..end {
         if comptime!(unit_taps) {
             block += Vector::<A, M>::cast_from(src[(row_base + b * strides.w) as usize]);
         } else {
-            let cslot = (col_slots + b) as usize;
+            let cslot = (col_slots + b * col_step) as usize;
             let value = Vector::<A, M>::cast_from(src[(row_base + cols.index[cslot] * strides.w) as usize]);
             block += value * Vector::new(A::cast_from(row_weight * cols.weight[cslot]));
         }
@@ -283,7 +326,8 @@ fn row_block<FS: Float, A: Float, M: Size>(
 /// `dst[n, c, p, q] = sum_a sum_b rows.weight[p, a] * cols.weight[q, b] * src[n, c, rows.index[p, a], cols.index[q, b]]`,
 /// one unit per destination vector of `N` channels (`N = 1` for a scalar per unit).
 ///
-/// `channels_last` orders units with channels fastest (coalesced for NHWC), else width fastest;
+/// `channels_last` orders units with channels fastest (coalesced for NHWC; the order of every
+/// vector of several channels), else width fastest;
 /// `wide`: the variant that sums rows of more than [`SUM_BLOCK`] tap pairs in compensated
 /// blocks (the runtime launches it only for such tables).
 #[cube(launch_unchecked)]
@@ -304,7 +348,9 @@ pub fn separable_gather<FS: Float, FD: Float, A: Float, N: Size>(
     }
     let Pixel { n, c, p, q } = destination_pixel(unit, layout, channels_last);
     let s = layout.src_strides;
-    let sum = weighted_sum::<FS, A, N>(src, n * s.n + c * s.c, s, rows, p, cols, q, unit_taps, wide);
+    // Tap-major tables for units in width order; channels fastest (units sharing a pixel's
+    // taps: broadcast loads), row-major ones, whose slots cost fewer registers.
+    let sum = weighted_sum::<FS, A, N>(src, n * s.n + c * s.c, s, rows, p, cols, q, unit_taps, wide, !channels_last);
     let d = layout.dst_strides;
     dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = Vector::cast_from(sum);
 }

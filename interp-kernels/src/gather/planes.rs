@@ -3,7 +3,7 @@
 
 use cubecl::prelude::*;
 
-use super::{grid_position, AxisTable, GatherLayout, Pixel};
+use super::{grid_position, table_slot, AxisTable, GatherLayout, Pixel};
 
 /// The (row taps, column taps) shapes [`separable_gather_planes()`] is built for: squares of
 /// up to 8 taps per axis for 2-D filters, and one-axis shapes of up to 32 taps for the passes
@@ -80,7 +80,7 @@ pub fn separable_gather_planes<FS: Float, FD: Float, A: Float>(
         row_offset[k as usize] = 0;
         row_weight[k as usize] = 0.0;
         if k < row_count {
-            let slot = (p * rows.width + k) as usize;
+            let slot = table_slot(rows, p, k, true) as usize;
             row_offset[k as usize] = rows.index[slot] * s.h;
             row_weight[k as usize] = rows.weight[slot];
         }
@@ -90,7 +90,7 @@ pub fn separable_gather_planes<FS: Float, FD: Float, A: Float>(
         col_offset[k as usize] = 0;
         col_weight[k as usize] = 0.0;
         if k < col_count {
-            let slot = (q * cols.width + k) as usize;
+            let slot = table_slot(cols, q, k, true) as usize;
             col_offset[k as usize] = cols.index[slot] * s.w;
             col_weight[k as usize] = cols.weight[slot];
         }

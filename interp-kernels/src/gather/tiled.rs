@@ -3,7 +3,7 @@
 use cubecl::prelude::*;
 
 use super::sum::{blocks_of, CompensatedSum, SUM_BLOCK};
-use super::{AxisTable, GatherLayout, Sequence4};
+use super::{first_slot, tap_step, table_slot, AxisTable, GatherLayout, Sequence4};
 
 /// Destination tile of [`separable_gather_tiled()`]: `TILE_W` columns (one unit each) by
 /// `TILE_H` rows.
@@ -25,20 +25,21 @@ fn tap<FS: Float, A: Float>(src: &Array<FS>, row_base: u32, strides: Sequence4, 
 /// in compensated blocks (see `sum`).
 #[cube]
 fn row_sum<FS: Float, A: Float>(src: &Array<FS>, base: u32, r: u32, strides: Sequence4, cols: &AxisTable, q: u32) -> A {
-    let col_slots = q * cols.width;
+    let col_slots = first_slot(cols, q, true);
+    let col_step = tap_step(cols, true);
     let row_base = base + r * strides.h;
     let count = cols.count[q as usize];
     let mut sum = A::from_int(0);
     if count <= SUM_BLOCK {
         for b in 0..count {
-            sum += tap::<FS, A>(src, row_base, strides, cols, col_slots + b);
+            sum += tap::<FS, A>(src, row_base, strides, cols, col_slots + b * col_step);
         }
     } else {
         let mut total = CompensatedSum::<A, Const<1>>::new();
         for k in 0..blocks_of(count, SUM_BLOCK) {
             let mut block = A::from_int(0);
             for b in k * SUM_BLOCK..u32::min(k * SUM_BLOCK + SUM_BLOCK, count) {
-                block += tap::<FS, A>(src, row_base, strides, cols, col_slots + b);
+                block += tap::<FS, A>(src, row_base, strides, cols, col_slots + b * col_step);
             }
             total.add(Vector::new(block));
         }
@@ -85,9 +86,8 @@ pub fn separable_gather_tiled<FS: Float, FD: Float, A: Float>(
         if p < layout.height {
             let count = rows.count[p as usize];
             if count > 0 {
-                let slots = p * rows.width;
-                lo = rows.index[slots as usize];
-                hi = rows.index[(slots + count - 1) as usize] + 1;
+                lo = rows.index[table_slot(rows, p, 0, true) as usize];
+                hi = rows.index[table_slot(rows, p, count - 1, true) as usize] + 1;
             }
         }
         row_first[ty as usize] = lo;
@@ -114,11 +114,10 @@ pub fn separable_gather_tiled<FS: Float, FD: Float, A: Float>(
         }
         sync_cube();
         if q < layout.width && p < layout.height {
-            let slots = p * rows.width;
             // At most `TILE_SOURCE_ROWS <= SUM_BLOCK` rows: one plain loop.
             let mut sum = A::from_int(0);
             for a in 0..rows.count[p as usize] {
-                let slot = (slots + a) as usize;
+                let slot = table_slot(rows, p, a, true) as usize;
                 sum += tile[((rows.index[slot] - first) * TILE_W + tx) as usize] * A::cast_from(rows.weight[slot]);
             }
             dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = FD::cast_from(sum);
@@ -126,9 +125,8 @@ pub fn separable_gather_tiled<FS: Float, FD: Float, A: Float>(
     } else if q < layout.width && p < layout.height {
         // Each source row is a block of the compensated sum (a tall downsample has many).
         let mut sum = CompensatedSum::<A, Const<1>>::new();
-        let slots = p * rows.width;
         for a in 0..rows.count[p as usize] {
-            let slot = (slots + a) as usize;
+            let slot = table_slot(rows, p, a, true) as usize;
             sum.add(Vector::new(
                 row_sum::<FS, A>(src, base, rows.index[slot], s, cols, q) * A::cast_from(rows.weight[slot]),
             ));

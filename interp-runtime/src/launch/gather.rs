@@ -188,8 +188,9 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     };
     let dim = CubeDim::new_1d(UNITS_PER_CUBE);
     let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
-    // Channels fastest when they are the destination's innermost dimension (NHWC).
-    let channels_last = io.dst_view.channels_last();
+    // Channels fastest when they are the destination's innermost dimension (NHWC), and for
+    // every vector of several channels (the kernel is built for that order only).
+    let channels_last = io.dst_view.channels_last() || matches!(vectorization, Vectorization::Channels(v) if v > 1);
     // Wide tables take the weighted kernels: no unit-tap blocked variant (it spilled registers).
     let unit_taps = unit_taps(rows.unit_taps && cols.unit_taps, tap_pairs) && !wide;
     // SAFETY: shapes, strides and buffer extents were validated; every unit guards its index,
@@ -200,14 +201,26 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
         macro_rules! launch {
             ($fs:ty, $fd:ty, $a:ty) => {
                 match vectorization {
+                    // The kernel's table layouts: tap-major for scalar units in width order.
                     Vectorization::Channels(v) => separable_gather::launch_unchecked::<$fs, $fd, $a, R>(
-                        client, count, dim, v, src, dst, rows.arg(), cols.arg(), layout, channels_last, unit_taps, wide,
+                        client,
+                        count,
+                        dim,
+                        v,
+                        src,
+                        dst,
+                        rows.arg(!channels_last),
+                        cols.arg(!channels_last),
+                        layout,
+                        channels_last,
+                        unit_taps,
+                        wide,
                     ),
                     Vectorization::Width(v) => separable_gather_along_width::launch_unchecked::<$fs, $fd, $a, R>(
-                        client, count, dim, v, 1, src, dst, rows.arg(), cols.arg(), layout, unit_taps,
+                        client, count, dim, v, 1, src, dst, rows.arg(false), cols.arg(false), layout, unit_taps,
                     ),
                     Vectorization::Strips(strip) => separable_gather_strips::launch_unchecked::<$fs, $fd, $a, R>(
-                        client, count, dim, 1, src, dst, rows.arg(), cols.arg(), layout, strip, unit_taps,
+                        client, count, dim, 1, src, dst, rows.arg(true), cols.arg(true), layout, strip, unit_taps,
                     ),
                     Vectorization::PixelStrips(strip) => separable_gather_pixel_strips::launch_unchecked::<$fs, $fd, $a, R>(
                         client,
@@ -216,8 +229,8 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
                         1,
                         src,
                         dst,
-                        rows.arg(),
-                        cols.arg(),
+                        rows.arg(false),
+                        cols.arg(false),
                         layout,
                         pixel_group(c),
                         strip,
@@ -244,7 +257,9 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
     // below its rows' counts (planes) or the tables' widths, which are the shape (blocks).
     unsafe {
         let (src, dst) = scalar_arrays(io);
-        let (rows, cols) = (rows.arg(), cols.arg());
+        // Tap-major tables for the planes kernel, row-major for the blocks kernel (each
+        // kernel's compiled layout).
+        let (rows, cols) = (rows.arg(!launch.block), cols.arg(!launch.block));
         let (planes, (row_taps, col_taps)) = (launch.planes, launch.shape);
         macro_rules! launch {
             ($fs:ty, $fd:ty, $a:ty) => {
@@ -309,8 +324,8 @@ fn gather_teams<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
                     vector,
                     src,
                     dst,
-                    rows.arg(),
-                    cols.arg(),
+                    rows.arg(false),
+                    cols.arg(false),
                     layout,
                     launch.col_lanes,
                     channels_fastest,
@@ -369,8 +384,8 @@ fn gather_teams_channels<R: Runtime>(
                     v,
                     src,
                     dst,
-                    rows.arg(),
-                    cols.arg(),
+                    rows.arg(false),
+                    cols.arg(false),
                     layout,
                     launch.col_lanes,
                     launch.team,
@@ -396,7 +411,7 @@ fn gather_tiled<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
         let (src, dst) = scalar_arrays(io);
         macro_rules! launch {
             ($fs:ty, $fd:ty, $a:ty) => {
-                separable_gather_tiled::launch_unchecked::<$fs, $fd, $a, R>(client, count, dim, src, dst, rows.arg(), cols.arg(), layout)
+                separable_gather_tiled::launch_unchecked::<$fs, $fd, $a, R>(client, count, dim, src, dst, rows.arg(true), cols.arg(true), layout)
             };
         }
         dispatch_dtypes!(io, launch);

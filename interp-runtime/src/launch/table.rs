@@ -82,12 +82,26 @@ impl HostTable {
         self.width
     }
 
+    /// Uploads the table in both slot layouts (see `interp_kernels::gather::AxisTable`): one
+    /// copy where rows hold one slot (they coincide).
     pub fn upload<R: Runtime>(&self, client: &ComputeClient<R>) -> DeviceTable {
         let bytes = |v: &[u32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
-        let weight: Vec<u8> = self.weight.iter().flat_map(|x| x.to_le_bytes()).collect();
-        DeviceTable {
+        let floats = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        let row_major = Slots {
             index: client.create_from_slice(&bytes(&self.index)),
-            weight: client.create_from_slice(&weight),
+            weight: client.create_from_slice(&floats(&self.weight)),
+        };
+        let tap_major = if self.width == 1 {
+            row_major.clone()
+        } else {
+            Slots {
+                index: client.create_from_slice(&bytes(&tap_major(&self.index, self.rows, self.width))),
+                weight: client.create_from_slice(&floats(&tap_major(&self.weight, self.rows, self.width))),
+            }
+        };
+        DeviceTable {
+            row_major,
+            tap_major,
             count: client.create_from_slice(&bytes(&self.count)),
             rows: self.rows,
             width: self.width,
@@ -97,6 +111,11 @@ impl HostTable {
             window_alignment: self.window_alignment,
         }
     }
+}
+
+/// `rows x width` slots, row-major, rearranged tap-major (tap `k` of every row, then `k + 1`).
+fn tap_major<T: Copy>(slots: &[T], rows: usize, width: usize) -> Vec<T> {
+    (0..width).flat_map(|k| (0..rows).map(move |r| slots[r * width + k])).collect()
 }
 
 /// Refuses an array the kernels cannot index in 32 bits (`elements`, named `counted` in the
@@ -132,10 +151,17 @@ pub(crate) fn check_allocation<R: Runtime>(client: &ComputeClient<R>, what: &str
     Ok(())
 }
 
-/// A table in device memory.
-pub(crate) struct DeviceTable {
+/// A table's index and weight slots in device memory, in one layout.
+#[derive(Clone)]
+struct Slots {
     index: Handle,
     weight: Handle,
+}
+
+/// A table in device memory, its slots in both layouts.
+pub(crate) struct DeviceTable {
+    row_major: Slots,
+    tap_major: Slots,
     count: Handle,
     rows: usize,
     /// Slots per row.
@@ -151,15 +177,20 @@ pub(crate) struct DeviceTable {
 }
 
 impl DeviceTable {
-    pub(super) fn arg<R: Runtime>(&self) -> AxisTableLaunch<R> {
-        let slots = self.rows * self.width;
-        // SAFETY: the handles were created with exactly these lengths in `HostTable::upload`.
+    /// The table in the slot layout the launched kernel was compiled for (`tap_major`, else
+    /// row-major; see `interp_kernels::gather::AxisTable`).
+    pub(super) fn arg<R: Runtime>(&self, tap_major: bool) -> AxisTableLaunch<R> {
+        let slots = if tap_major { &self.tap_major } else { &self.row_major };
+        let len = self.rows * self.width;
+        // SAFETY: the handles were created with exactly these lengths in `HostTable::upload`
+        // (or `identity`); both layouts address slots below `rows * width`.
         unsafe {
             AxisTableLaunch::new(
-                ArrayArg::from_raw_parts(self.index.clone(), slots),
-                ArrayArg::from_raw_parts(self.weight.clone(), slots),
+                ArrayArg::from_raw_parts(slots.index.clone(), len),
+                ArrayArg::from_raw_parts(slots.weight.clone(), len),
                 ArrayArg::from_raw_parts(self.count.clone(), self.rows),
                 self.width as u32,
+                self.rows as u32,
             )
         }
     }
@@ -169,9 +200,13 @@ impl DeviceTable {
         let index: Vec<u8> = (0..len as u32).flat_map(u32::to_le_bytes).collect();
         let weight: Vec<u8> = std::iter::repeat_n(1.0f32.to_le_bytes(), len).flatten().collect();
         let count: Vec<u8> = std::iter::repeat_n(1u32.to_le_bytes(), len).flatten().collect();
-        DeviceTable {
+        let slots = Slots {
             index: client.create_from_slice(&index),
             weight: client.create_from_slice(&weight),
+        };
+        DeviceTable {
+            row_major: slots.clone(),
+            tap_major: slots,
             count: client.create_from_slice(&count),
             rows: len,
             width: 1,
