@@ -7,7 +7,7 @@ use cubecl::prelude::*;
 
 use crate::gather::{
     separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_pixel_strips, separable_gather_planes,
-    separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, team_vector_bytes,
+    separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, team_vector_lanes,
     AxisTableCompilationArg, GatherLayoutCompilationArg, Sequence4CompilationArg, BLOCK_SHAPES, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES,
     TEAMS, TEAM_CUBE, TILE_H, TILE_W,
 };
@@ -119,7 +119,7 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
             for uniform in [false, true] {
                 // Width vectors of the source: uniform windows in NCHW order only.
                 let widest = size_of::<FS>().max(size_of::<FD>());
-                let built = move |v: usize| v == 1 || (uniform && !channels_fastest && v * widest <= team_vector_bytes(team));
+                let built = move |v: usize| v == 1 || (uniform && !channels_fastest && v <= team_vector_lanes(team, widest));
                 for v in widths().filter(|&v| built(v)) {
                     let order = if channels_fastest { "nhwc" } else { "nchw" };
                     let sums = if uniform { " uniform" } else { "" };

@@ -24,7 +24,7 @@ pub use blocks::{block_shape, separable_gather_blocks, BLOCK, BLOCK_SHAPES};
 pub use pixel_strips::separable_gather_pixel_strips;
 pub use planes::{plane_shape, plane_shape_factored, separable_gather_planes, PLANE_SHAPES};
 pub use sum::SUM_BLOCK;
-pub use teams::{separable_gather_teams, team_vector_bytes, TEAMS, TEAM_CUBE};
+pub use teams::{separable_gather_teams, team_vector_lanes, TEAMS, TEAM_CUBE};
 pub use teams_channels::{separable_gather_teams_channels, CHANNEL_TEAMS};
 pub use tiled::{separable_gather_tiled, TILE_H, TILE_SOURCE_ROWS, TILE_W};
 pub use width::{separable_gather_along_width, separable_gather_strips, MAX_STRIP, STRIP_GROUP};
@@ -268,7 +268,9 @@ fn blocked_sum<FS: Float, A: Float, M: Size>(
                     base + rows.index[slot] * strides.h
                 };
                 let row_weight = if comptime!(unit_taps) { f32::new(1.0) } else { rows.weight[slot] };
-                block += row_block::<FS, A, M>(src, row_base, strides, cols, col_slots, row_weight, 0, col_count, unit_taps, tap_major);
+                block += row_block::<FS, A, M>(
+                    src, row_base, strides, cols, col_slots, row_weight, 0, col_count, unit_taps, tap_major,
+                );
             }
             sum.add(block);
         }

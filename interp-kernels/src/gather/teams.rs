@@ -12,13 +12,15 @@ pub const TEAM_CUBE: u32 = 256;
 /// The team sizes (units per destination element) the kernel is built for.
 pub const TEAMS: [u32; 4] = [2, 8, 32, 256];
 
-/// The widest source vector, in bytes, a team of `team` units reads: 16, but 8 for the
-/// largest team, whose f32 four-lane variant ptxas spilled (`cargo xtask kernels`).
-pub fn team_vector_bytes(team: u32) -> usize {
-    if team == TEAMS[TEAMS.len() - 1] {
-        8
+/// The most source elements of `element_bytes` a team of `team` units reads per load: 16
+/// bytes' worth, 8 for the largest team (whose f32 four-lane variant ptxas spilled, `cargo
+/// xtask kernels`), and one f64 (its two-lane variants spilled too).
+pub fn team_vector_lanes(team: u32, element_bytes: usize) -> usize {
+    let bytes = if team == TEAMS[TEAMS.len() - 1] { 8 } else { 16 };
+    if element_bytes >= 8 {
+        1
     } else {
-        16
+        (bytes / element_bytes.max(1)).max(1)
     }
 }
 
@@ -110,26 +112,17 @@ pub fn separable_gather_teams<FS: Float, FD: Float, A: Float, V: Size>(
             // order); the team's total is weighted once, after the tree.
             let first_row = rows.index[row_slots as usize] + row_lane;
             let first_col = cols.index[col_slots as usize] / lanes + col_lane;
-            let row_step = row_lanes * s.h;
-            for i in 0..col_steps {
-                let mut at = base + (first_col + i * col_lanes) * s.w + first_row * s.h;
-                // Four loads in flight before their sums (added in order: the bits of one at
-                // a time).
-                for _ in 0..row_steps / 4 {
-                    let v0 = Vector::<A, V>::cast_from(src[at as usize]);
-                    let v1 = Vector::<A, V>::cast_from(src[(at + row_step) as usize]);
-                    let v2 = Vector::<A, V>::cast_from(src[(at + 2 * row_step) as usize]);
-                    let v3 = Vector::<A, V>::cast_from(src[(at + 3 * row_step) as usize]);
-                    partial = add_lanes::<A, V>(partial, v0);
-                    partial = add_lanes::<A, V>(partial, v1);
-                    partial = add_lanes::<A, V>(partial, v2);
-                    partial = add_lanes::<A, V>(partial, v3);
-                    at += 4 * row_step;
-                }
-                for _ in 0..row_steps % 4 {
+            // Positions walked by increments: few live registers (see the channels-last
+            // teams kernel).
+            let (row_step, col_step) = (row_lanes * s.h, col_lanes * s.w);
+            let mut column = base + first_col * s.w + first_row * s.h;
+            for _ in 0..col_steps {
+                let mut at = column;
+                for _ in 0..row_steps {
                     partial = add_lanes::<A, V>(partial, Vector::<A, V>::cast_from(src[at as usize]));
                     at += row_step;
                 }
+                column += col_step;
             }
         } else {
             for i in 0..col_steps {

@@ -73,27 +73,18 @@ pub fn separable_gather_teams_channels<FS: Float, FD: Float, A: Float, V: Size>(
         }
         let first_row = rows.index[(p * rows.width) as usize] + row_lane;
         let first_col = cols.index[(q * cols.width) as usize] + col_lane;
-        let base = n * s.n + c * s.c;
-        let row_step = row_lanes * s.h;
-        for i in 0..col_steps {
-            let mut at = base + (first_col + i * col_lanes) * s.w + first_row * s.h;
-            // Four loads in flight before their sums (added in order: the bits of one at a
-            // time); a unit's 32 loads one by one left the device mostly waiting.
-            for _ in 0..row_steps / 4 {
-                let v0 = Vector::<A, V>::cast_from(src[at as usize]);
-                let v1 = Vector::<A, V>::cast_from(src[(at + row_step) as usize]);
-                let v2 = Vector::<A, V>::cast_from(src[(at + 2 * row_step) as usize]);
-                let v3 = Vector::<A, V>::cast_from(src[(at + 3 * row_step) as usize]);
-                partial += v0;
-                partial += v1;
-                partial += v2;
-                partial += v3;
-                at += 4 * row_step;
-            }
-            for _ in 0..row_steps % 4 {
+        // Positions walked by increments: few live registers, so that eight cubes of 256
+        // units fit an SM (at 40 registers six did, and a global pool's 1024 cubes took two
+        // waves).
+        let (row_step, col_step) = (row_lanes * s.h, col_lanes * s.w);
+        let mut column = n * s.n + c * s.c + first_col * s.w + first_row * s.h;
+        for _ in 0..col_steps {
+            let mut at = column;
+            for _ in 0..row_steps {
                 partial += Vector::<A, V>::cast_from(src[at as usize]);
                 at += row_step;
             }
+            column += col_step;
         }
     }
 
@@ -112,7 +103,7 @@ pub fn separable_gather_teams_channels<FS: Float, FD: Float, A: Float, V: Size>(
     if in_range && lane == 0 {
         // Coordinates and the window's weight taken again after the tree (fewer live registers
         // across it, as in the scalar teams kernel).
-        let Pixel { n, c, p, q } = destination_pixel(output, layout, true);
+        let Pixel { n, c, p, q } = destination_pixel(CUBE_POS as u32 * outputs_per_cube + slot, layout, true);
         let weight = A::cast_from(rows.weight[(p * rows.width) as usize] * cols.weight[(q * cols.width) as usize]);
         let d = layout.dst_strides;
         dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = Vector::cast_from(sums[unit as usize] * Vector::new(weight));

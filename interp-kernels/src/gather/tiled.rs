@@ -3,7 +3,7 @@
 use cubecl::prelude::*;
 
 use super::sum::{blocks_of, CompensatedSum, SUM_BLOCK};
-use super::{first_slot, tap_step, table_slot, AxisTable, GatherLayout, Sequence4};
+use super::{first_slot, table_slot, tap_step, AxisTable, GatherLayout, Sequence4};
 
 /// Destination tile of [`separable_gather_tiled()`]: `TILE_W` columns (one unit each) by
 /// `TILE_H` rows.

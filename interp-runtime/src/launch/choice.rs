@@ -6,7 +6,7 @@
 
 use cubecl::prelude::*;
 use interp_kernels::gather::{
-    block_shape, plane_shape, plane_shape_factored, team_vector_bytes, BLOCK, CHANNEL_TEAMS, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TEAMS,
+    block_shape, plane_shape, plane_shape_factored, team_vector_lanes, BLOCK, CHANNEL_TEAMS, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TEAMS,
     TILE_H, TILE_SOURCE_ROWS, TILE_W,
 };
 
@@ -336,7 +336,7 @@ pub(super) fn teams(io: &GatherIo, widths: (u64, u64), vectorization: Vectorizat
     TEAMS.iter().filter(|&&team| team >= min_team).find_map(|&team| {
         // Columns counted in source vectors (no wider than the team's variants are built
         // for): a unit's share is of vector loads, at most `TEAM_SHARE_VECTORS` of them.
-        let vector = vector.min((team_vector_bytes(team) / element).max(1) as u32);
+        let vector = vector.min(team_vector_lanes(team, element) as u32);
         let most = if vector > 1 { TEAM_SHARE_VECTORS } else { TEAM_SHARE };
         let col_lanes = team_col_lanes(team, (widths.0, widths.1 / u64::from(vector)), most)?;
         Some(TeamsLaunch { team, col_lanes, vector })

@@ -411,7 +411,16 @@ fn gather_tiled<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
         let (src, dst) = scalar_arrays(io);
         macro_rules! launch {
             ($fs:ty, $fd:ty, $a:ty) => {
-                separable_gather_tiled::launch_unchecked::<$fs, $fd, $a, R>(client, count, dim, src, dst, rows.arg(true), cols.arg(true), layout)
+                separable_gather_tiled::launch_unchecked::<$fs, $fd, $a, R>(
+                    client,
+                    count,
+                    dim,
+                    src,
+                    dst,
+                    rows.arg(true),
+                    cols.arg(true),
+                    layout,
+                )
             };
         }
         dispatch_dtypes!(io, launch);
