@@ -135,6 +135,12 @@ const PLANES_TARGET_UNITS: usize = 1 << 20;
 /// the source reads, and fewer units hide less latency.
 const MAX_PLANES: usize = 8;
 
+/// Most taps along an axis of the planes shapes picked by default: the one-axis 32-tap shapes
+/// hold 64 table values per unit (128 registers: a quarter of the device's units resident),
+/// and since the one-pass kernels read tap-major tables (coalesced loads, docs/PERFORMANCE.md
+/// v15) they win: lanczos3-aa 4x and 3x 1.7-2.4x faster, bicubic-aa 4.8x 1.3x.
+const MAX_DEFAULT_PLANE_TAPS: u32 = 16;
+
 /// Widest channels-last pixel the planes kernel takes by default: one 16-byte vector.
 const MAX_PLANES_PIXEL_BYTES: usize = 16;
 
@@ -168,7 +174,8 @@ pub(super) struct PlanesLaunch {
 /// - one channel per unit where width vectors apply (at most one tap pair per output): with
 ///   no channels to share the table loads, four outputs per unit and one vector store win
 ///   (1-D backward of a 3x bilinear downsample: 0.6x slower in planes);
-/// - 1-D signals of one channel (see [`single_channel_signal`]).
+/// - 1-D signals of one channel (see [`single_channel_signal`]);
+/// - the one-axis shapes of more than `MAX_DEFAULT_PLANE_TAPS` taps.
 pub(super) fn planes(io: &GatherIo, widths: (u64, u64), vectorization: Vectorization) -> Option<PlanesLaunch> {
     let forced = io.tuning.strategy == Some(Strategy::Planes);
     if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !(forced || io.tuning.strategy.is_none()) {
@@ -176,6 +183,9 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), vectorization: Vectoriza
     }
     let narrow = |width: u64| u32::try_from(width.max(1)).unwrap_or(u32::MAX);
     let shape = plane_shape(narrow(widths.0), narrow(widths.1))?;
+    if !forced && shape.0.max(shape.1) > MAX_DEFAULT_PLANE_TAPS {
+        return None;
+    }
     let factored = plane_shape_factored(shape);
     if factored && (shape.0 > io.tuning.max_plane_taps.unwrap_or(u32::MAX) || !(forced || halves_both_axes(io))) {
         return None;
@@ -325,10 +335,10 @@ pub(super) fn teams_source_vector<R: Runtime>(client: &ComputeClient<R>, io: &Ga
 /// The teams kernel where it applies and pays: scalar layouts (`vectorization` without channel
 /// vectors), windows that split into shares of at most `TEAM_SHARE` tap pairs, and either
 /// forced by the tuning or picked by [`teams_pay`].
-pub(super) fn teams(io: &GatherIo, widths: (u64, u64), vectorization: Vectorization, vector: u32) -> Option<TeamsLaunch> {
+pub(super) fn teams(io: &GatherIo, widths: (u64, u64), vectorization: Vectorization, uniform: bool, vector: u32) -> Option<TeamsLaunch> {
     let forced = io.tuning.strategy == Some(Strategy::Teams);
-    if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !(forced || (io.tuning.strategy.is_none() && teams_pay(io, widths)))
-    {
+    let pays = io.tuning.strategy.is_none() && teams_pay(io, widths, uniform);
+    if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !(forced || pays) {
         return None;
     }
     let element = io.src_dtype.size().max(io.dst_dtype.size());
@@ -408,9 +418,14 @@ fn channel_teams_pay(io: &GatherIo) -> bool {
 ///
 /// Windows of fewer than `TEAM_MIN_PAIRS` tap pairs (nearest, bilinear or bicubic without
 /// antialiasing at such ratios) are not teams' work: a unit per output reads them at once.
-fn teams_pay(io: &GatherIo, widths: (u64, u64)) -> bool {
+///
+/// Only uniform windows (area pooling: no table loads per tap in teams): since the passes
+/// read tap-major tables (docs/PERFORMANCE.md v15), two passes beat teams on weighted windows
+/// at 8x (1080p frames to thumbnails, bilinear-aa forward: 1.4-1.5x faster), the teams'
+/// units each loading a table entry per tap.
+fn teams_pay(io: &GatherIo, widths: (u64, u64), uniform: bool) -> bool {
     let ratio = |axis: usize| io.src_view.shape[axis].div_ceil(io.dst_view.shape[axis].max(1));
-    !io.src_view.channels_last() && ratio(2) >= 8 && ratio(3) >= 8 && widths.0 * widths.1 >= TEAM_MIN_PAIRS
+    uniform && !io.src_view.channels_last() && ratio(2) >= 8 && ratio(3) >= 8 && widths.0 * widths.1 >= TEAM_MIN_PAIRS
 }
 
 /// Fewest tap pairs (widest rows) for which teams are picked by default: an 8x8 window,

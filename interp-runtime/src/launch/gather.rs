@@ -69,7 +69,7 @@ pub(crate) fn gather<R: Runtime>(
     let channel_vectors = matches!(vectors, Vectorization::Channels(v) if v > 1);
     let uniform = rows.uniform_taps && cols.uniform_taps;
     let source_vector = teams_source_vector(client, io, uniform, cols.window_alignment);
-    if let Some(launch) = teams(io, widths, vectors, source_vector) {
+    if let Some(launch) = teams(io, widths, vectors, uniform, source_vector) {
         return gather_teams(client, io, rows, cols, launch);
     }
     if let Some(launch) = channel_teams(io, widths, vectors, uniform) {
