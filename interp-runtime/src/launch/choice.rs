@@ -106,7 +106,10 @@ pub(super) fn strategy<R: Runtime>(
             }
         }
         _ if tap_pairs > 16.0 && passes_beat_tiles(io, widths.0) => Strategy::TwoPass,
-        _ if tap_pairs > 4.0 && tiles_stay_in_shared_memory(io, widths.0) => Strategy::Tiled,
+        // Not for a one-row destination (a 1-D signal): all but one of a tile's `TILE_H` rows
+        // of units would idle (H200: lanczos3-aa audio 48 kHz -> 16 kHz 0.31-0.33 ms in tiles,
+        // 0.07 ms in two passes; docs/PERFORMANCE.md v15).
+        _ if tap_pairs > 4.0 && h > 1 && tiles_stay_in_shared_memory(io, widths.0) => Strategy::Tiled,
         // Tiles that would fall back to the direct sum (a tall downsample: more source rows
         // than shared memory holds) lose to two passes above v4's 16 pairs.
         _ if tap_pairs > 16.0 => Strategy::TwoPass,
