@@ -201,8 +201,9 @@ pub struct Tuning {
     /// Most taps per axis of the planes kernel's 2-D shapes (default 8; 4 gives v11's
     /// shapes, where 5-8 taps per axis took tiles or two passes).
     pub max_plane_taps: Option<u32>,
-    /// Fewest units per output of the teams kernel (it takes the smallest of its team sizes,
-    /// 2, 8, 32 and 256, at least this, whose shares hold at most 32 tap pairs).
+    /// Fewest units per output of the teams kernels (each takes the smallest of its team sizes
+    /// at least this whose shares hold at most 32 tap pairs: 2, 8, 32 and 256 units per
+    /// output; 8, 32 and 128 per vector of channels in the channels-last kernel).
     pub min_team: Option<u32>,
     /// Whether the blocks kernel also serves rows shorter than its shape (edges, absent last
     /// rows or columns, short adjoint rows) from its shared window, taps past a row's count
