@@ -30,7 +30,7 @@ pub use tiled::{separable_gather_tiled, TILE_H, TILE_SOURCE_ROWS, TILE_W};
 pub use width::{separable_gather_along_width, separable_gather_strips, MAX_STRIP, STRIP_GROUP};
 
 /// A per-axis table as the gather reads it: `rows` destination indices of `width` slots each,
-/// in one of two layouts, which each kernel fixes at compile time (see [`table_slot`]):
+/// in one of two layouts, which each kernel fixes at compile time (see `table_slot`):
 ///
 /// - tap-major (tap `k` of index `o` at `k * rows + o`), for kernels whose neighbouring units
 ///   serve neighbouring destination indices: a warp's loads of one tap read consecutive

@@ -18,7 +18,7 @@ pub const CHANNEL_TEAMS: [u32; 3] = [8, 32, 128];
 /// channels (tables of consecutive indices with one weight per row), each destination vector
 /// summed by a team of `team` units.
 ///
-/// [`separable_gather_teams`](super::separable_gather_teams)' split for channels-last layouts
+/// [`separable_gather_teams`](fn@super::separable_gather_teams)' split for channels-last layouts
 /// read in channel vectors: a window of `rows x cols` pixels is split as there (`col_lanes`
 /// units take every `col_lanes`-th column, the rest of the team every so-many-th row), each
 /// unit adds its pixels' vectors in order, and the team adds its partial sums in the same
