@@ -97,14 +97,8 @@ pub fn separable_gather_teams<FS: Float, FD: Float, A: Float, V: Size>(
         let row_count = rows.count[p as usize];
         // In vectors: `V > 1` runs only where every window's width is a multiple of `V`.
         let col_count = cols.count[q as usize] / lanes;
-        let mut col_steps = 0u32;
-        if col_lane < col_count {
-            col_steps = (col_count - col_lane + col_lanes - 1) / col_lanes;
-        }
-        let mut row_steps = 0u32;
-        if row_lane < row_count {
-            row_steps = (row_count - row_lane + row_lanes - 1) / row_lanes;
-        }
+        let col_steps = lane_steps(col_count, col_lane, col_lanes);
+        let row_steps = lane_steps(row_count, row_lane, row_lanes);
         let base = n * s.n + c * s.c;
         let (row_slots, col_slots) = (p * rows.width, q * cols.width);
         if comptime!(uniform) {
@@ -163,6 +157,18 @@ pub fn separable_gather_teams<FS: Float, FD: Float, A: Float, V: Size>(
         }
         dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = FD::cast_from(total);
     }
+}
+
+/// How many of a window's `count` positions (along one axis) the unit at `lane` of `lanes`
+/// takes: positions `lane, lane + lanes, ...` below `count`.
+#[allow(clippy::manual_div_ceil)]
+#[cube]
+pub(crate) fn lane_steps(count: u32, lane: u32, lanes: u32) -> u32 {
+    let mut steps = 0u32;
+    if lane < count {
+        steps = (count - lane + lanes - 1) / lanes;
+    }
+    steps
 }
 
 /// `partial + values[0] + values[1] + ...`, added in that order.

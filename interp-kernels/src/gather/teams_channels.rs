@@ -4,6 +4,7 @@
 
 use cubecl::prelude::*;
 
+use super::teams::lane_steps;
 use super::{destination_pixel, AxisTable, GatherLayout, Pixel};
 use crate::gather::TEAM_CUBE;
 
@@ -63,14 +64,8 @@ pub fn separable_gather_teams_channels<FS: Float, FD: Float, A: Float, V: Size>(
         let row_lane = lane / col_lanes;
         let row_count = rows.count[p as usize];
         let col_count = cols.count[q as usize];
-        let mut col_steps = 0u32;
-        if col_lane < col_count {
-            col_steps = (col_count - col_lane + col_lanes - 1) / col_lanes;
-        }
-        let mut row_steps = 0u32;
-        if row_lane < row_count {
-            row_steps = (row_count - row_lane + row_lanes - 1) / row_lanes;
-        }
+        let col_steps = lane_steps(col_count, col_lane, col_lanes);
+        let row_steps = lane_steps(row_count, row_lane, row_lanes);
         let first_row = rows.index[(p * rows.width) as usize] + row_lane;
         let first_col = cols.index[(q * cols.width) as usize] + col_lane;
         // Positions walked by increments: few live registers, so that eight cubes of 256

@@ -405,6 +405,12 @@ pub(super) fn channel_teams(io: &GatherIo, widths: (u64, u64), vectorization: Ve
 /// windows per axis, so the other gathers' reuse saves little while one unit walks 64 or
 /// more pixels alone.
 fn channel_teams_pay(io: &GatherIo) -> bool {
+    shrinks_8x_both_axes(io)
+}
+
+/// Whether the gather downsamples both axes by 8x or more (ratios rounded up): where each
+/// source element falls in at most two windows per axis, the teams kernels' ground.
+fn shrinks_8x_both_axes(io: &GatherIo) -> bool {
     let ratio = |axis: usize| io.src_view.shape[axis].div_ceil(io.dst_view.shape[axis].max(1));
     ratio(2) >= 8 && ratio(3) >= 8
 }
@@ -427,8 +433,7 @@ fn channel_teams_pay(io: &GatherIo) -> bool {
 /// at 8x (1080p frames to thumbnails, bilinear-aa forward: 1.4-1.5x faster), the teams'
 /// units each loading a table entry per tap.
 fn teams_pay(io: &GatherIo, widths: (u64, u64), uniform: bool) -> bool {
-    let ratio = |axis: usize| io.src_view.shape[axis].div_ceil(io.dst_view.shape[axis].max(1));
-    uniform && !io.src_view.channels_last() && ratio(2) >= 8 && ratio(3) >= 8 && widths.0 * widths.1 >= TEAM_MIN_PAIRS
+    uniform && !io.src_view.channels_last() && shrinks_8x_both_axes(io) && widths.0 * widths.1 >= TEAM_MIN_PAIRS
 }
 
 /// Fewest tap pairs (widest rows) for which teams are picked by default: an 8x8 window,
