@@ -3,7 +3,7 @@
 //! flush, beside a device-to-device copy of the same bytes and, when given, PyTorch's numbers
 //! from `bench/pytorch_interpolate.py` for the same cases.
 //!
-//! `resample [--workloads FILE] [--only TEXT] [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled|planes|teams|blocks] [--max-plane-taps N] [--min-team N] [--block-full-rows]`
+//! `resample [--workloads FILE] [--only TEXT] [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled|planes|teams|blocks] [--max-plane-taps N] [--planes N] [--min-team N] [--block-full-rows]`
 
 mod kernels;
 mod report;
@@ -189,6 +189,7 @@ fn main() {
     let tuning = Tuning {
         strategy,
         max_plane_taps: flag("--max-plane-taps").map(|v| v.parse().expect("--max-plane-taps N")),
+        planes: flag("--planes").map(|v| v.parse().expect("--planes N")),
         min_team: flag("--min-team").map(|v| v.parse().expect("--min-team N")),
         block_short_rows: args.iter().any(|a| a == "--block-full-rows").then_some(false),
         ..Tuning::default()

@@ -134,9 +134,18 @@ pub(super) fn strategy<R: Runtime>(
 /// 2048), so about four waves keep the last one short while each unit serves several channels.
 const PLANES_TARGET_UNITS: usize = 1 << 20;
 
-/// Most channels one planes unit serves: past 8 the table loads saved are a small share of
-/// the source reads, and fewer units hide less latency.
+/// Most channels one planes (or blocks) unit serves in f32 and f64: past 8 the table loads
+/// saved are a small share of the source reads, and fewer units hide less latency.
 const MAX_PLANES: usize = 8;
+
+/// Most channels one planes (or blocks) unit serves in half precision. These gathers are bound
+/// by instruction issue, not bytes (H200 counters, docs/PERFORMANCE.md v16: issue slots 50-80%
+/// busy, DRAM 5-30%, where f32 runs near its DRAM share): a unit's setup (coordinates through
+/// four 32-bit divisions, its table entries: about 180 instructions for 2x2 taps against about
+/// 30 per output) is worth spreading over more channels. Measured over every NCHW half-precision
+/// case of the suite (16 against 8 channels per unit): forward 1.06x, backward 1.08x geo-mean
+/// faster, 0.95x at worst; f32 did not gain (0.98x, 0.72x at worst), so it keeps 8.
+const MAX_PLANES_HALF: usize = 16;
 
 /// Most taps along an axis of the planes shapes picked by default: the one-axis 32-tap shapes
 /// hold 64 table values per unit (128 registers: a quarter of the device's units resident),
@@ -164,7 +173,7 @@ pub(super) struct PlanesLaunch {
 /// loads `2 + 2 (taps_y + taps_x) + 2 taps_y taps_x` table entries per output beside
 /// `taps_y taps_x` source reads, which for cheap filters (nearest, bilinear, bicubic, area and
 /// antialiasing at small ratios) is most of its work, whatever the shape; a planes unit loads
-/// them once for up to `MAX_PLANES` channels. The channels per unit only shrink when the tensor
+/// them once for up to `MAX_PLANES` (half precision: `MAX_PLANES_HALF`) channels. The channels per unit only shrink when the tensor
 /// is too small to fill the device with `PLANES_TARGET_UNITS` units. Left to the other gathers
 /// (measured on the suite, docs/PERFORMANCE.md v11), unless forced:
 /// - channels-last pixels wider than 16 bytes: a warp's lanes are 32 pixels, so each load
@@ -228,13 +237,17 @@ fn single_channel_signal(io: &GatherIo) -> bool {
 }
 
 /// Channels one unit of the planes or blocks kernel serves, for units of `pixels` destination
-/// pixels each: the tuning's, else as many (up to `MAX_PLANES`) as leave about
-/// `PLANES_TARGET_UNITS` units; never more than the channels.
+/// pixels each: the tuning's, else as many (up to `MAX_PLANES`, `MAX_PLANES_HALF` in half
+/// precision) as leave about `PLANES_TARGET_UNITS` units; never more than the channels.
 fn channels_per_unit(io: &GatherIo, pixels: usize) -> u32 {
     let [n, c, h, w] = io.dst_view.shape;
     let planes = match io.tuning.planes {
         Some(planes) => planes.max(1),
-        None => (n * c * h * w / pixels / PLANES_TARGET_UNITS).clamp(1, MAX_PLANES),
+        None => {
+            let half = io.src_dtype.size().max(io.dst_dtype.size()) <= 2;
+            let most = if half { MAX_PLANES_HALF } else { MAX_PLANES };
+            (n * c * h * w / pixels / PLANES_TARGET_UNITS).clamp(1, most)
+        }
     };
     planes.min(c.max(1)) as u32
 }
