@@ -8,8 +8,8 @@ use cubecl::prelude::*;
 use crate::gather::{
     separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_pixel_strips, separable_gather_planes,
     separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, team_vector_lanes,
-    AxisTableCompilationArg, GatherLayoutCompilationArg, Sequence4CompilationArg, BLOCK_SHAPES, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES,
-    TEAMS, TEAM_CUBE, TILE_H, TILE_W,
+    AxisTableCompilationArg, DivisorCompilationArg, ExtentsCompilationArg, GatherLayoutCompilationArg, Sequence4CompilationArg,
+    BLOCK_SHAPES, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
 };
 use crate::UNITS_PER_CUBE;
 
@@ -54,6 +54,20 @@ fn gather_layout() -> GatherLayoutCompilationArg {
         width: (),
         src_strides: strides(),
         dst_strides: strides(),
+        divisors: ExtentsCompilationArg {
+            channels: divisor(),
+            height: divisor(),
+            width: divisor(),
+        },
+    }
+}
+
+fn divisor() -> DivisorCompilationArg {
+    DivisorCompilationArg {
+        value: (),
+        multiplier: (),
+        first_shift: (),
+        second_shift: (),
     }
 }
 

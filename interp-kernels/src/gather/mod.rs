@@ -10,6 +10,7 @@
 use cubecl::prelude::*;
 
 mod blocks;
+mod divisor;
 mod pixel_strips;
 mod planes;
 mod sum;
@@ -21,6 +22,7 @@ mod width;
 use sum::{blocks_of, plain_sum, CompensatedSum};
 
 pub use blocks::{block_shape, separable_gather_blocks, BLOCK, BLOCK_SHAPES};
+pub use divisor::{divisor_parts, Divisor, DivisorCompilationArg, DivisorLaunch};
 pub use pixel_strips::separable_gather_pixel_strips;
 pub use planes::{plane_shape, plane_shape_factored, separable_gather_planes, PLANE_SHAPES};
 pub use sum::SUM_BLOCK;
@@ -74,7 +76,8 @@ pub(crate) fn table_slot(table: &AxisTable, o: u32, k: u32, #[comptime] tap_majo
     first_slot(table, o, tap_major) + k * tap_step(table, tap_major)
 }
 
-/// Shape of the destination and strides of both tensors, in vectors (not elements).
+/// Shape of the destination and strides of both tensors, in vectors (not elements); the
+/// destination's channels, height and width again as [`Divisor`]s, for the unit coordinates.
 #[derive(CubeType, CubeLaunch, Clone, Copy)]
 pub struct GatherLayout {
     pub batch: u32,
@@ -83,6 +86,15 @@ pub struct GatherLayout {
     pub width: u32,
     pub src_strides: Sequence4,
     pub dst_strides: Sequence4,
+    pub divisors: Extents,
+}
+
+/// A layout's `channels`, `height` and `width` as divisors (the same values).
+#[derive(CubeType, CubeLaunch, Clone, Copy)]
+pub struct Extents {
+    pub channels: Divisor,
+    pub height: Divisor,
+    pub width: Divisor,
 }
 
 /// Strides of an NCHW-indexed tensor, in vectors.
@@ -107,26 +119,28 @@ pub(crate) struct Pixel {
 /// `channels_last` channels fastest so that neighbouring units read neighbouring channels.
 #[cube]
 pub(crate) fn destination_pixel(index: u32, layout: GatherLayout, #[comptime] channels_last: bool) -> Pixel {
+    let extents = layout.divisors;
     let mut rest = index;
     let mut c = 0u32;
     if comptime!(channels_last) {
-        c = rest % layout.channels;
-        rest /= layout.channels;
+        let (next, channel) = extents.channels.div_mod(rest);
+        c = channel;
+        rest = next;
     }
-    let q = rest % layout.width;
-    rest /= layout.width;
-    let p = rest % layout.height;
-    rest /= layout.height;
+    let (next, q) = extents.width.div_mod(rest);
+    let (next, p) = extents.height.div_mod(next);
+    rest = next;
     if comptime!(!channels_last) {
-        c = rest % layout.channels;
-        rest /= layout.channels;
+        let (next, channel) = extents.channels.div_mod(rest);
+        c = channel;
+        rest = next;
     }
     Pixel { n: rest, c, p, q }
 }
 
 /// The position of `unit` in a grid of `width` columns (fastest), `height` rows, `groups`
-/// channel groups and batches: `c` is the group. The planes and blocks kernels' unit order
-/// (columns of pixels or of blocks).
+/// channel groups and batches: `c` is the group. The blocks kernel's unit order (columns of
+/// blocks; the planes kernel walks the same order over pixels through the layout's divisors).
 #[cube]
 pub(crate) fn grid_position(unit: u32, width: u32, height: u32, groups: u32) -> Pixel {
     let q = unit % width;

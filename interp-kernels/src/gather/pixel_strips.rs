@@ -35,13 +35,11 @@ pub fn separable_gather_pixel_strips<FS: Float, FD: Float, A: Float, M: Size>(
         terminate!();
     }
     let lane = unit % group;
-    let mut rest = unit / group;
+    let rest = unit / group;
     let g = rest % groups;
-    rest /= groups;
-    let p = rest % layout.height;
-    let n = rest / layout.height;
-    let c = lane % layout.channels;
-    let first = g * span + lane / layout.channels;
+    let (n, p) = layout.divisors.height.div_mod(rest / groups);
+    let (pixel, c) = layout.divisors.channels.div_mod(lane);
+    let first = g * span + pixel;
     let s = layout.src_strides;
     let d = layout.dst_strides;
     let base = n * s.n + c * s.c;

@@ -3,7 +3,7 @@
 
 use cubecl::prelude::*;
 
-use super::{grid_position, table_slot, AxisTable, GatherLayout, Pixel};
+use super::{table_slot, AxisTable, GatherLayout};
 
 /// The (row taps, column taps) shapes [`separable_gather_planes()`] is built for: squares of
 /// up to 8 taps per axis for 2-D filters, and one-axis shapes of up to 32 taps for the passes
@@ -63,7 +63,9 @@ pub fn separable_gather_planes<FS: Float, FD: Float, A: Float>(
     if unit >= layout.width * layout.height * groups * layout.batch {
         terminate!();
     }
-    let Pixel { n, c: group, p, q } = grid_position(unit, layout.width, layout.height, groups);
+    let (rest, q) = layout.divisors.width.div_mod(unit);
+    let (rest, p) = layout.divisors.height.div_mod(rest);
+    let (n, group) = (rest / groups, rest % groups);
     let s = layout.src_strides;
     let d = layout.dst_strides;
 

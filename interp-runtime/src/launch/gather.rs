@@ -5,9 +5,9 @@ use std::sync::Arc;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use interp_kernels::gather::{
-    separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_pixel_strips, separable_gather_planes,
-    separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, GatherLayoutLaunch,
-    Sequence4Launch, BLOCK, SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
+    divisor_parts, separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_pixel_strips,
+    separable_gather_planes, separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled,
+    DivisorLaunch, ExtentsLaunch, GatherLayoutLaunch, Sequence4Launch, BLOCK, SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
 };
 
 use super::choice::{
@@ -124,8 +124,27 @@ pub(crate) fn gather<R: Runtime>(
 
 /// The destination's shape and both tensors' strides, in elements (the scalar kernels).
 fn scalar_layout<R: Runtime>(io: &GatherIo) -> GatherLayoutLaunch<R> {
-    let [n, c, h, w] = io.dst_view.shape.map(|d| d as u32);
-    GatherLayoutLaunch::new(n, c, h, w, strides_arg(io.src_view.strides), strides_arg(io.dst_view.strides))
+    let [n, c, h, w] = io.dst_view.shape;
+    layout_arg([n, c, h, w], io.src_view.strides, io.dst_view.strides)
+}
+
+/// A kernel's layout: the destination's `[n, c, h, w]` as its units count them (vectors or
+/// elements), both tensors' strides in the same units, and the extents' divisors.
+fn layout_arg<R: Runtime>(shape: [usize; 4], src_strides: [usize; 4], dst_strides: [usize; 4]) -> GatherLayoutLaunch<R> {
+    let [n, c, h, w] = shape.map(|d| d as u32);
+    let divisor = |value: u32| {
+        let (multiplier, first_shift, second_shift) = divisor_parts(value);
+        DivisorLaunch::new(value, multiplier, first_shift, second_shift)
+    };
+    GatherLayoutLaunch::new(
+        n,
+        c,
+        h,
+        w,
+        strides_arg(src_strides),
+        strides_arg(dst_strides),
+        ExtentsLaunch::new(divisor(c), divisor(h), divisor(w)),
+    )
 }
 
 /// The source and destination as arrays of scalars, each from its view's first to its last
@@ -173,14 +192,7 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     let channel_vectors = matches!(vectorization, Vectorization::Channels(_));
     let src_strides = vector_strides(&io.src_view, src_vector, channel_vectors);
     let dst_strides = vector_strides(&io.dst_view, vector, channel_vectors);
-    let layout = GatherLayoutLaunch::new(
-        n as u32,
-        units_c as u32,
-        h as u32,
-        units_w as u32,
-        strides_arg(src_strides),
-        strides_arg(dst_strides),
-    );
+    let layout = layout_arg([n, units_c, h, units_w], src_strides, dst_strides);
     let units = match vectorization {
         Vectorization::Strips(strip) => strip_units(io.dst_view.shape, strip),
         Vectorization::PixelStrips(strip) => pixel_strip_units(io.dst_view.shape, strip),
@@ -297,14 +309,7 @@ fn gather_teams<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
     // checked that they divide.
     let s = io.src_view.strides;
     let src_strides = [s[0] / vector, s[1] / vector, s[2] / vector, 1];
-    let layout = GatherLayoutLaunch::new(
-        n as u32,
-        c as u32,
-        h as u32,
-        w as u32,
-        strides_arg(if vector > 1 { src_strides } else { s }),
-        strides_arg(io.dst_view.strides),
-    );
+    let layout = layout_arg([n, c, h, w], if vector > 1 { src_strides } else { s }, io.dst_view.strides);
     let cubes = (n * c * h * w).div_ceil((TEAM_CUBE / launch.team) as usize);
     let dim = CubeDim::new_1d(TEAM_CUBE);
     let count = cubecl::calculate_cube_count_elemwise(client, cubes * TEAM_CUBE as usize, dim);
@@ -359,13 +364,10 @@ fn gather_teams_channels<R: Runtime>(
 ) {
     let [n, c, h, w] = io.dst_view.shape;
     let v = launch.vector as usize;
-    let layout = GatherLayoutLaunch::new(
-        n as u32,
-        (c / v) as u32,
-        h as u32,
-        w as u32,
-        strides_arg(vector_strides(&io.src_view, v, true)),
-        strides_arg(vector_strides(&io.dst_view, v, true)),
+    let layout = layout_arg(
+        [n, c / v, h, w],
+        vector_strides(&io.src_view, v, true),
+        vector_strides(&io.dst_view, v, true),
     );
     let cubes = (n * (c / v) * h * w).div_ceil((TEAM_CUBE / launch.team) as usize);
     let dim = CubeDim::new_1d(TEAM_CUBE);
