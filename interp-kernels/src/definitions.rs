@@ -54,11 +54,15 @@ fn gather_layout() -> GatherLayoutCompilationArg {
         width: (),
         src_strides: strides(),
         dst_strides: strides(),
-        divisors: ExtentsCompilationArg {
-            channels: divisor(),
-            height: divisor(),
-            width: divisor(),
-        },
+        divisors: extents(),
+    }
+}
+
+fn extents() -> ExtentsCompilationArg {
+    ExtentsCompilationArg {
+        channels: divisor(),
+        height: divisor(),
+        width: divisor(),
     }
 }
 
@@ -114,7 +118,7 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
         }
     }
     for (row_taps, col_taps) in PLANE_SHAPES {
-        let definition = define!(separable_gather_planes::SeparableGatherPlanes<FS, FD, A, R>, line(), (), row_taps, col_taps);
+        let definition = define!(separable_gather_planes::SeparableGatherPlanes<FS, FD, A, R>, line(), (), extents(), row_taps, col_taps);
         push(format!("gather {types} planes {row_taps}x{col_taps}"), definition);
     }
     // Blocks run where source, destination and sums are f16, bf16 or f32 alike (one pass of a
@@ -123,8 +127,7 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
     for (row_taps, col_taps) in BLOCK_SHAPES.into_iter().filter(|_| blocks) {
         for short_rows in [false, true] {
             let rows = if short_rows { " short-rows" } else { "" };
-            let definition =
-                define!(separable_gather_blocks::SeparableGatherBlocks<FS, FD, A, R>, line(), (), row_taps, col_taps, short_rows);
+            let definition = define!(separable_gather_blocks::SeparableGatherBlocks<FS, FD, A, R>, line(), (), extents(), row_taps, col_taps, short_rows);
             push(format!("gather {types} blocks {row_taps}x{col_taps}{rows}"), definition);
         }
     }

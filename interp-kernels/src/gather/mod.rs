@@ -138,21 +138,15 @@ pub(crate) fn destination_pixel(index: u32, layout: GatherLayout, #[comptime] ch
     Pixel { n: rest, c, p, q }
 }
 
-/// The position of `unit` in a grid of `width` columns (fastest), `height` rows, `groups`
-/// channel groups and batches: `c` is the group. The blocks kernel's unit order (columns of
-/// blocks; the planes kernel walks the same order over pixels through the layout's divisors).
+/// The position of `unit` in a grid of `grid.width` columns (fastest), `grid.height` rows,
+/// `grid.channels` channel groups and batches: `c` is the group. The planes and blocks
+/// kernels' unit order (columns of pixels or of blocks).
 #[cube]
-pub(crate) fn grid_position(unit: u32, width: u32, height: u32, groups: u32) -> Pixel {
-    let q = unit % width;
-    let mut rest = unit / width;
-    let p = rest % height;
-    rest /= height;
-    Pixel {
-        n: rest / groups,
-        c: rest % groups,
-        p,
-        q,
-    }
+pub(crate) fn grid_position(unit: u32, grid: Extents) -> Pixel {
+    let (rest, q) = grid.width.div_mod(unit);
+    let (rest, p) = grid.height.div_mod(rest);
+    let (n, c) = grid.channels.div_mod(rest);
+    Pixel { n, c, p, q }
 }
 
 /// `sum_a sum_b rows.weight[p, a] * cols.weight[q, b] * src[base + rows.index[p, a] * s_h + cols.index[q, b] * s_w]`,

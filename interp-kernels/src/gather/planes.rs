@@ -3,7 +3,7 @@
 
 use cubecl::prelude::*;
 
-use super::{table_slot, AxisTable, GatherLayout};
+use super::{grid_position, table_slot, AxisTable, Extents, GatherLayout, Pixel};
 
 /// The (row taps, column taps) shapes [`separable_gather_planes()`] is built for: squares of
 /// up to 8 taps per axis for 2-D filters, and one-axis shapes of up to 32 taps for the passes
@@ -45,7 +45,8 @@ pub fn plane_shape(row_width: u32, col_width: u32) -> Option<(u32, u32)> {
 /// the same bits; except the factored shapes (see [`plane_shape_factored`]), which weight
 /// each row's sum. Scalar elements, strides in elements.
 ///
-/// Grid: `width * height * batch * ceil(channels / planes)` units, width fastest.
+/// Grid: `width * height * batch * ceil(channels / planes)` units, width fastest; `grid`: the
+/// destination's width and height and the `ceil(channels / planes)` groups as divisors.
 #[allow(clippy::manual_div_ceil)]
 #[cube(launch_unchecked)]
 pub fn separable_gather_planes<FS: Float, FD: Float, A: Float>(
@@ -55,17 +56,15 @@ pub fn separable_gather_planes<FS: Float, FD: Float, A: Float>(
     cols: &AxisTable,
     layout: GatherLayout,
     planes: u32,
+    grid: Extents,
     #[comptime] row_taps: u32,
     #[comptime] col_taps: u32,
 ) {
-    let groups = (layout.channels + planes - 1) / planes;
     let unit = ABSOLUTE_POS as u32;
-    if unit >= layout.width * layout.height * groups * layout.batch {
+    if unit >= layout.width * layout.height * grid.channels.value * layout.batch {
         terminate!();
     }
-    let (rest, q) = layout.divisors.width.div_mod(unit);
-    let (rest, p) = layout.divisors.height.div_mod(rest);
-    let (n, group) = (rest / groups, rest % groups);
+    let Pixel { n, c: group, p, q } = grid_position(unit, grid);
     let s = layout.src_strides;
     let d = layout.dst_strides;
 

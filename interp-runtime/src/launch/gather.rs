@@ -132,19 +132,16 @@ fn scalar_layout<R: Runtime>(io: &GatherIo) -> GatherLayoutLaunch<R> {
 /// elements), both tensors' strides in the same units, and the extents' divisors.
 fn layout_arg<R: Runtime>(shape: [usize; 4], src_strides: [usize; 4], dst_strides: [usize; 4]) -> GatherLayoutLaunch<R> {
     let [n, c, h, w] = shape.map(|d| d as u32);
+    GatherLayoutLaunch::new(n, c, h, w, strides_arg(src_strides), strides_arg(dst_strides), extents_arg(c, h, w))
+}
+
+/// `channels`, `height` and `width` as the kernels' divisors.
+fn extents_arg<R: Runtime>(channels: u32, height: u32, width: u32) -> ExtentsLaunch<R> {
     let divisor = |value: u32| {
         let (multiplier, first_shift, second_shift) = divisor_parts(value);
         DivisorLaunch::new(value, multiplier, first_shift, second_shift)
     };
-    GatherLayoutLaunch::new(
-        n,
-        c,
-        h,
-        w,
-        strides_arg(src_strides),
-        strides_arg(dst_strides),
-        ExtentsLaunch::new(divisor(c), divisor(h), divisor(w)),
-    )
+    ExtentsLaunch::new(divisor(channels), divisor(height), divisor(width))
 }
 
 /// The source and destination as arrays of scalars, each from its view's first to its last
@@ -262,7 +259,8 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
     let layout = scalar_layout(io);
     let side = if launch.block { BLOCK as usize } else { 1 };
     // At most n * c * h * w units, which validation bounds by u32.
-    let units = n * c.div_ceil(launch.planes as usize) * h.div_ceil(side) * w.div_ceil(side);
+    let (groups, grid_h, grid_w) = (c.div_ceil(launch.planes as usize), h.div_ceil(side), w.div_ceil(side));
+    let units = n * groups * grid_h * grid_w;
     let dim = CubeDim::new_1d(UNITS_PER_CUBE);
     let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
     // SAFETY: as in `gather_pass`; every unit guards its index and reads only table slots
@@ -286,13 +284,25 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
                         cols,
                         layout,
                         planes,
+                        extents_arg(groups as u32, grid_h as u32, grid_w as u32),
                         row_taps,
                         col_taps,
                         launch.short_rows,
                     )
                 } else {
                     separable_gather_planes::launch_unchecked::<$fs, $fd, $a, R>(
-                        client, count, dim, src, dst, rows, cols, layout, planes, row_taps, col_taps,
+                        client,
+                        count,
+                        dim,
+                        src,
+                        dst,
+                        rows,
+                        cols,
+                        layout,
+                        planes,
+                        extents_arg(groups as u32, grid_h as u32, grid_w as u32),
+                        row_taps,
+                        col_taps,
                     )
                 }
             };
