@@ -8,8 +8,8 @@ use cubecl::prelude::*;
 use crate::gather::{
     separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_pixel_strips, separable_gather_planes,
     separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, team_vector_lanes,
-    AxisTableCompilationArg, DivisorCompilationArg, ExtentsCompilationArg, GatherLayoutCompilationArg, Sequence4CompilationArg,
-    BLOCK_SHAPES, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
+    AxisTableCompilationArg, GatherLayoutCompilationArg, Sequence4CompilationArg, BLOCK_SHAPES, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES,
+    TEAMS, TEAM_CUBE, TILE_H, TILE_W,
 };
 use crate::UNITS_PER_CUBE;
 
@@ -54,24 +54,6 @@ fn gather_layout() -> GatherLayoutCompilationArg {
         width: (),
         src_strides: strides(),
         dst_strides: strides(),
-        divisors: extents(),
-    }
-}
-
-fn extents() -> ExtentsCompilationArg {
-    ExtentsCompilationArg {
-        channels: divisor(),
-        height: divisor(),
-        width: divisor(),
-    }
-}
-
-fn divisor() -> DivisorCompilationArg {
-    DivisorCompilationArg {
-        value: (),
-        multiplier: (),
-        first_shift: (),
-        second_shift: (),
     }
 }
 
@@ -118,7 +100,7 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
         }
     }
     for (row_taps, col_taps) in PLANE_SHAPES {
-        let definition = define!(separable_gather_planes::SeparableGatherPlanes<FS, FD, A, R>, line(), (), extents(), row_taps, col_taps);
+        let definition = define!(separable_gather_planes::SeparableGatherPlanes<FS, FD, A, R>, line(), (), row_taps, col_taps);
         push(format!("gather {types} planes {row_taps}x{col_taps}"), definition);
     }
     // Blocks run where source, destination and sums are f16, bf16 or f32 alike (one pass of a
@@ -127,7 +109,8 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
     for (row_taps, col_taps) in BLOCK_SHAPES.into_iter().filter(|_| blocks) {
         for short_rows in [false, true] {
             let rows = if short_rows { " short-rows" } else { "" };
-            let definition = define!(separable_gather_blocks::SeparableGatherBlocks<FS, FD, A, R>, line(), (), extents(), row_taps, col_taps, short_rows);
+            let definition =
+                define!(separable_gather_blocks::SeparableGatherBlocks<FS, FD, A, R>, line(), (), row_taps, col_taps, short_rows);
             push(format!("gather {types} blocks {row_taps}x{col_taps}{rows}"), definition);
         }
     }

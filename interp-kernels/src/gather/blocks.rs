@@ -3,7 +3,7 @@
 
 use cubecl::prelude::*;
 
-use super::{first_slot, grid_position, table_slot, tap_step, AxisTable, Extents, GatherLayout};
+use super::{first_slot, grid_position, table_slot, tap_step, AxisTable, GatherLayout};
 
 /// Destination pixels per unit along each axis of [`separable_gather_blocks()`].
 pub const BLOCK: u32 = 2;
@@ -117,7 +117,7 @@ fn add_tap<A: Float>(acc: A, value: A, weight: A, tap: u32, count: u32, #[compti
 /// a row's count skipped: only rows with gaps or axes that shrink take the per-output sums.
 ///
 /// Grid: `ceil(width / 2) * ceil(height / 2) * batch * ceil(channels / planes)` units, block
-/// columns fastest; `grid`: those block columns, block rows and channel groups as divisors. Scalar elements, strides in elements.
+/// columns fastest. Scalar elements, strides in elements.
 #[allow(clippy::manual_div_ceil)]
 #[cube(launch_unchecked)]
 pub fn separable_gather_blocks<FS: Float, FD: Float, A: Float>(
@@ -127,16 +127,18 @@ pub fn separable_gather_blocks<FS: Float, FD: Float, A: Float>(
     cols: &AxisTable,
     layout: GatherLayout,
     planes: u32,
-    grid: Extents,
     #[comptime] row_taps: u32,
     #[comptime] col_taps: u32,
     #[comptime] short_rows: bool,
 ) {
+    let groups = (layout.channels + planes - 1) / planes;
+    let blocks_w = (layout.width + BLOCK - 1) / BLOCK;
+    let blocks_h = (layout.height + BLOCK - 1) / BLOCK;
     let unit = ABSOLUTE_POS as u32;
-    if unit >= grid.width.value * grid.height.value * grid.channels.value * layout.batch {
+    if unit >= blocks_w * blocks_h * groups * layout.batch {
         terminate!();
     }
-    let block = grid_position(unit, grid);
+    let block = grid_position(unit, blocks_w, blocks_h, groups);
     let (n, group, p, q) = (block.n, block.c, block.p * BLOCK, block.q * BLOCK);
     let first = group * planes;
     let end = u32::min(first + planes, layout.channels);

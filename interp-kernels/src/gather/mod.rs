@@ -10,7 +10,6 @@
 use cubecl::prelude::*;
 
 mod blocks;
-mod divisor;
 mod pixel_strips;
 mod planes;
 mod sum;
@@ -22,7 +21,6 @@ mod width;
 use sum::{blocks_of, plain_sum, CompensatedSum};
 
 pub use blocks::{block_shape, separable_gather_blocks, BLOCK, BLOCK_SHAPES};
-pub use divisor::{divisor_parts, Divisor, DivisorCompilationArg, DivisorLaunch};
 pub use pixel_strips::separable_gather_pixel_strips;
 pub use planes::{plane_shape, plane_shape_factored, separable_gather_planes, PLANE_SHAPES};
 pub use sum::SUM_BLOCK;
@@ -76,8 +74,7 @@ pub(crate) fn table_slot(table: &AxisTable, o: u32, k: u32, #[comptime] tap_majo
     first_slot(table, o, tap_major) + k * tap_step(table, tap_major)
 }
 
-/// Shape of the destination and strides of both tensors, in vectors (not elements); the
-/// destination's channels, height and width again as [`Divisor`]s, for the unit coordinates.
+/// Shape of the destination and strides of both tensors, in vectors (not elements).
 #[derive(CubeType, CubeLaunch, Clone, Copy)]
 pub struct GatherLayout {
     pub batch: u32,
@@ -86,15 +83,6 @@ pub struct GatherLayout {
     pub width: u32,
     pub src_strides: Sequence4,
     pub dst_strides: Sequence4,
-    pub divisors: Extents,
-}
-
-/// A layout's `channels`, `height` and `width` as divisors (the same values).
-#[derive(CubeType, CubeLaunch, Clone, Copy)]
-pub struct Extents {
-    pub channels: Divisor,
-    pub height: Divisor,
-    pub width: Divisor,
 }
 
 /// Strides of an NCHW-indexed tensor, in vectors.
@@ -119,34 +107,38 @@ pub(crate) struct Pixel {
 /// `channels_last` channels fastest so that neighbouring units read neighbouring channels.
 #[cube]
 pub(crate) fn destination_pixel(index: u32, layout: GatherLayout, #[comptime] channels_last: bool) -> Pixel {
-    let extents = layout.divisors;
     let mut rest = index;
     let mut c = 0u32;
     if comptime!(channels_last) {
-        let (next, channel) = extents.channels.div_mod(rest);
-        c = channel;
-        rest = next;
+        c = rest % layout.channels;
+        rest /= layout.channels;
     }
-    let (next, q) = extents.width.div_mod(rest);
-    let (next, p) = extents.height.div_mod(next);
-    rest = next;
+    let q = rest % layout.width;
+    rest /= layout.width;
+    let p = rest % layout.height;
+    rest /= layout.height;
     if comptime!(!channels_last) {
-        let (next, channel) = extents.channels.div_mod(rest);
-        c = channel;
-        rest = next;
+        c = rest % layout.channels;
+        rest /= layout.channels;
     }
     Pixel { n: rest, c, p, q }
 }
 
-/// The position of `unit` in a grid of `grid.width` columns (fastest), `grid.height` rows,
-/// `grid.channels` channel groups and batches: `c` is the group. The planes and blocks
-/// kernels' unit order (columns of pixels or of blocks).
+/// The position of `unit` in a grid of `width` columns (fastest), `height` rows, `groups`
+/// channel groups and batches: `c` is the group. The planes and blocks kernels' unit order
+/// (columns of pixels or of blocks).
 #[cube]
-pub(crate) fn grid_position(unit: u32, grid: Extents) -> Pixel {
-    let (rest, q) = grid.width.div_mod(unit);
-    let (rest, p) = grid.height.div_mod(rest);
-    let (n, c) = grid.channels.div_mod(rest);
-    Pixel { n, c, p, q }
+pub(crate) fn grid_position(unit: u32, width: u32, height: u32, groups: u32) -> Pixel {
+    let q = unit % width;
+    let mut rest = unit / width;
+    let p = rest % height;
+    rest /= height;
+    Pixel {
+        n: rest / groups,
+        c: rest % groups,
+        p,
+        q,
+    }
 }
 
 /// `sum_a sum_b rows.weight[p, a] * cols.weight[q, b] * src[base + rows.index[p, a] * s_h + cols.index[q, b] * s_w]`,

@@ -35,11 +35,13 @@ pub fn separable_gather_pixel_strips<FS: Float, FD: Float, A: Float, M: Size>(
         terminate!();
     }
     let lane = unit % group;
-    let rest = unit / group;
+    let mut rest = unit / group;
     let g = rest % groups;
-    let (n, p) = layout.divisors.height.div_mod(rest / groups);
-    let (pixel, c) = layout.divisors.channels.div_mod(lane);
-    let first = g * span + pixel;
+    rest /= groups;
+    let p = rest % layout.height;
+    let n = rest / layout.height;
+    let c = lane % layout.channels;
+    let first = g * span + lane / layout.channels;
     let s = layout.src_strides;
     let d = layout.dst_strides;
     let base = n * s.n + c * s.c;

@@ -3,7 +3,7 @@
 
 use cubecl::prelude::*;
 
-use super::{grid_position, table_slot, AxisTable, Extents, GatherLayout, Pixel};
+use super::{grid_position, table_slot, AxisTable, GatherLayout, Pixel};
 
 /// The (row taps, column taps) shapes [`separable_gather_planes()`] is built for: squares of
 /// up to 8 taps per axis for 2-D filters, and one-axis shapes of up to 32 taps for the passes
@@ -45,8 +45,7 @@ pub fn plane_shape(row_width: u32, col_width: u32) -> Option<(u32, u32)> {
 /// the same bits; except the factored shapes (see [`plane_shape_factored`]), which weight
 /// each row's sum. Scalar elements, strides in elements.
 ///
-/// Grid: `width * height * batch * ceil(channels / planes)` units, width fastest; `grid`: the
-/// destination's width and height and the `ceil(channels / planes)` groups as divisors.
+/// Grid: `width * height * batch * ceil(channels / planes)` units, width fastest.
 #[allow(clippy::manual_div_ceil)]
 #[cube(launch_unchecked)]
 pub fn separable_gather_planes<FS: Float, FD: Float, A: Float>(
@@ -56,15 +55,15 @@ pub fn separable_gather_planes<FS: Float, FD: Float, A: Float>(
     cols: &AxisTable,
     layout: GatherLayout,
     planes: u32,
-    grid: Extents,
     #[comptime] row_taps: u32,
     #[comptime] col_taps: u32,
 ) {
+    let groups = (layout.channels + planes - 1) / planes;
     let unit = ABSOLUTE_POS as u32;
-    if unit >= layout.width * layout.height * grid.channels.value * layout.batch {
+    if unit >= layout.width * layout.height * groups * layout.batch {
         terminate!();
     }
-    let Pixel { n, c: group, p, q } = grid_position(unit, grid);
+    let Pixel { n, c: group, p, q } = grid_position(unit, layout.width, layout.height, groups);
     let s = layout.src_strides;
     let d = layout.dst_strides;
 

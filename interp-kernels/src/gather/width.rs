@@ -2,7 +2,7 @@
 
 use cubecl::prelude::*;
 
-use super::{destination_pixel, weighted_sum, AxisTable, GatherLayout, Pixel};
+use super::{weighted_sum, AxisTable, GatherLayout};
 
 /// Like [`separable_gather`](fn@super::separable_gather) for width-contiguous destinations (NCHW): one unit writes `N`
 /// consecutive outputs along the width as one vector store. `layout.width` counts those
@@ -22,7 +22,12 @@ pub fn separable_gather_along_width<FS: Float, FD: Float, A: Float, N: Size, M: 
     if unit >= total {
         terminate!();
     }
-    let Pixel { n, c, p, q: qv } = destination_pixel(unit, layout, false);
+    let qv = unit % layout.width;
+    let mut rest = unit / layout.width;
+    let p = rest % layout.height;
+    rest /= layout.height;
+    let c = rest % layout.channels;
+    let n = rest / layout.channels;
     let s = layout.src_strides;
     let base = n * s.n + c * s.c;
     let q0 = qv * N::value() as u32;
@@ -68,10 +73,13 @@ pub fn separable_gather_strips<FS: Float, FD: Float, A: Float, M: Size>(
         terminate!();
     }
     let lane = unit % STRIP_GROUP;
-    let rest = unit / STRIP_GROUP;
+    let mut rest = unit / STRIP_GROUP;
     let g = rest % groups;
-    let (rest, p) = layout.divisors.height.div_mod(rest / groups);
-    let (n, c) = layout.divisors.channels.div_mod(rest);
+    rest /= groups;
+    let p = rest % layout.height;
+    rest /= layout.height;
+    let c = rest % layout.channels;
+    let n = rest / layout.channels;
     let s = layout.src_strides;
     let d = layout.dst_strides;
     let base = n * s.n + c * s.c;

@@ -5,9 +5,9 @@ use std::sync::Arc;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use interp_kernels::gather::{
-    divisor_parts, separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_pixel_strips,
-    separable_gather_planes, separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled,
-    DivisorLaunch, ExtentsLaunch, GatherLayoutLaunch, Sequence4Launch, BLOCK, SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
+    separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_pixel_strips, separable_gather_planes,
+    separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, GatherLayoutLaunch,
+    Sequence4Launch, BLOCK, SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
 };
 
 use super::choice::{
@@ -124,24 +124,8 @@ pub(crate) fn gather<R: Runtime>(
 
 /// The destination's shape and both tensors' strides, in elements (the scalar kernels).
 fn scalar_layout<R: Runtime>(io: &GatherIo) -> GatherLayoutLaunch<R> {
-    let [n, c, h, w] = io.dst_view.shape;
-    layout_arg([n, c, h, w], io.src_view.strides, io.dst_view.strides)
-}
-
-/// A kernel's layout: the destination's `[n, c, h, w]` as its units count them (vectors or
-/// elements), both tensors' strides in the same units, and the extents' divisors.
-fn layout_arg<R: Runtime>(shape: [usize; 4], src_strides: [usize; 4], dst_strides: [usize; 4]) -> GatherLayoutLaunch<R> {
-    let [n, c, h, w] = shape.map(|d| d as u32);
-    GatherLayoutLaunch::new(n, c, h, w, strides_arg(src_strides), strides_arg(dst_strides), extents_arg(c, h, w))
-}
-
-/// `channels`, `height` and `width` as the kernels' divisors.
-fn extents_arg<R: Runtime>(channels: u32, height: u32, width: u32) -> ExtentsLaunch<R> {
-    let divisor = |value: u32| {
-        let (multiplier, first_shift, second_shift) = divisor_parts(value);
-        DivisorLaunch::new(value, multiplier, first_shift, second_shift)
-    };
-    ExtentsLaunch::new(divisor(channels), divisor(height), divisor(width))
+    let [n, c, h, w] = io.dst_view.shape.map(|d| d as u32);
+    GatherLayoutLaunch::new(n, c, h, w, strides_arg(io.src_view.strides), strides_arg(io.dst_view.strides))
 }
 
 /// The source and destination as arrays of scalars, each from its view's first to its last
@@ -189,7 +173,14 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     let channel_vectors = matches!(vectorization, Vectorization::Channels(_));
     let src_strides = vector_strides(&io.src_view, src_vector, channel_vectors);
     let dst_strides = vector_strides(&io.dst_view, vector, channel_vectors);
-    let layout = layout_arg([n, units_c, h, units_w], src_strides, dst_strides);
+    let layout = GatherLayoutLaunch::new(
+        n as u32,
+        units_c as u32,
+        h as u32,
+        units_w as u32,
+        strides_arg(src_strides),
+        strides_arg(dst_strides),
+    );
     let units = match vectorization {
         Vectorization::Strips(strip) => strip_units(io.dst_view.shape, strip),
         Vectorization::PixelStrips(strip) => pixel_strip_units(io.dst_view.shape, strip),
@@ -259,8 +250,7 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
     let layout = scalar_layout(io);
     let side = if launch.block { BLOCK as usize } else { 1 };
     // At most n * c * h * w units, which validation bounds by u32.
-    let (groups, grid_h, grid_w) = (c.div_ceil(launch.planes as usize), h.div_ceil(side), w.div_ceil(side));
-    let units = n * groups * grid_h * grid_w;
+    let units = n * c.div_ceil(launch.planes as usize) * h.div_ceil(side) * w.div_ceil(side);
     let dim = CubeDim::new_1d(UNITS_PER_CUBE);
     let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
     // SAFETY: as in `gather_pass`; every unit guards its index and reads only table slots
@@ -284,25 +274,13 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
                         cols,
                         layout,
                         planes,
-                        extents_arg(groups as u32, grid_h as u32, grid_w as u32),
                         row_taps,
                         col_taps,
                         launch.short_rows,
                     )
                 } else {
                     separable_gather_planes::launch_unchecked::<$fs, $fd, $a, R>(
-                        client,
-                        count,
-                        dim,
-                        src,
-                        dst,
-                        rows,
-                        cols,
-                        layout,
-                        planes,
-                        extents_arg(groups as u32, grid_h as u32, grid_w as u32),
-                        row_taps,
-                        col_taps,
+                        client, count, dim, src, dst, rows, cols, layout, planes, row_taps, col_taps,
                     )
                 }
             };
@@ -319,7 +297,14 @@ fn gather_teams<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
     // checked that they divide.
     let s = io.src_view.strides;
     let src_strides = [s[0] / vector, s[1] / vector, s[2] / vector, 1];
-    let layout = layout_arg([n, c, h, w], if vector > 1 { src_strides } else { s }, io.dst_view.strides);
+    let layout = GatherLayoutLaunch::new(
+        n as u32,
+        c as u32,
+        h as u32,
+        w as u32,
+        strides_arg(if vector > 1 { src_strides } else { s }),
+        strides_arg(io.dst_view.strides),
+    );
     let cubes = (n * c * h * w).div_ceil((TEAM_CUBE / launch.team) as usize);
     let dim = CubeDim::new_1d(TEAM_CUBE);
     let count = cubecl::calculate_cube_count_elemwise(client, cubes * TEAM_CUBE as usize, dim);
@@ -374,10 +359,13 @@ fn gather_teams_channels<R: Runtime>(
 ) {
     let [n, c, h, w] = io.dst_view.shape;
     let v = launch.vector as usize;
-    let layout = layout_arg(
-        [n, c / v, h, w],
-        vector_strides(&io.src_view, v, true),
-        vector_strides(&io.dst_view, v, true),
+    let layout = GatherLayoutLaunch::new(
+        n as u32,
+        (c / v) as u32,
+        h as u32,
+        w as u32,
+        strides_arg(vector_strides(&io.src_view, v, true)),
+        strides_arg(vector_strides(&io.dst_view, v, true)),
     );
     let cubes = (n * (c / v) * h * w).div_ceil((TEAM_CUBE / launch.team) as usize);
     let dim = CubeDim::new_1d(TEAM_CUBE);
