@@ -213,7 +213,7 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), vectorization: Vectoriza
     if !forced && planes == 1 && matches!(vectorization, Vectorization::Width(v) if v > 1) {
         return None;
     }
-    if !forced && single_channel_signal(io) && !matches!(vectorization, Vectorization::Channels(_)) {
+    if !forced && single_channel_signal(io) {
         return None;
     }
     Some(PlanesLaunch {
@@ -229,8 +229,10 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), vectorization: Vectoriza
 /// suite, docs/PERFORMANCE.md v14: audio 48 kHz -> 16 kHz area forward 1.8-2.1x and bilinear
 /// forward 1.1-1.2x faster). Why: a planes unit holds one pixel's table entries in registers
 /// to share them over its channels; with one channel nothing is shared, while a strip's units
-/// share table loads (broadcast) and serve several outputs each. With many taps (lanczos3-aa:
-/// one output per unit) the planes kernel keeps them (the other gathers lost 0.35-0.65x).
+/// share table loads (broadcast) and serve several outputs each. With many taps (lanczos3-aa)
+/// v14 kept them in planes (the other gathers lost 0.35-0.65x); since the one-pass kernels
+/// read tap-major tables (v15: coalesced table loads) they win there too (H200 sweep,
+/// docs/PERFORMANCE.md v16: lanczos3-aa 48 kHz -> 16 kHz backward 0.182 -> 0.087 ms).
 fn single_channel_signal(io: &GatherIo) -> bool {
     let [_, c, h, _] = io.dst_view.shape;
     c == 1 && h == 1 && io.src_view.shape[2] == 1
