@@ -143,8 +143,9 @@ const MAX_PLANES: usize = 8;
 /// busy, DRAM 5-30%, where f32 runs near its DRAM share): a unit's setup (coordinates through
 /// four 32-bit divisions, its table entries: about 180 instructions for 2x2 taps against about
 /// 30 per output) is worth spreading over more channels. Measured over every NCHW half-precision
-/// case of the suite (16 against 8 channels per unit): forward 1.06x, backward 1.08x geo-mean
-/// faster, 0.95x at worst; f32 did not gain (0.98x, 0.72x at worst), so it keeps 8.
+/// case of the suite (16 against 8 channels per unit, two A/B runs): forward 1.04-1.06x,
+/// backward 1.06-1.09x geo-mean faster, 0.93x at worst (launch-sized nearest cases); f32 did
+/// not gain (0.98x, 0.72x at worst), so it keeps 8.
 const MAX_PLANES_HALF: usize = 16;
 
 /// Most taps along an axis of the planes shapes picked by default: the one-axis 32-tap shapes
@@ -173,8 +174,9 @@ pub(super) struct PlanesLaunch {
 /// loads `2 + 2 (taps_y + taps_x) + 2 taps_y taps_x` table entries per output beside
 /// `taps_y taps_x` source reads, which for cheap filters (nearest, bilinear, bicubic, area and
 /// antialiasing at small ratios) is most of its work, whatever the shape; a planes unit loads
-/// them once for up to `MAX_PLANES` (half precision: `MAX_PLANES_HALF`) channels. The channels per unit only shrink when the tensor
-/// is too small to fill the device with `PLANES_TARGET_UNITS` units. Left to the other gathers
+/// them once for up to `MAX_PLANES` (half precision: `MAX_PLANES_HALF`) channels. The channels
+/// per unit only shrink when the tensor is too small to fill the device with
+/// `PLANES_TARGET_UNITS` units. Left to the other gathers
 /// (measured on the suite, docs/PERFORMANCE.md v11), unless forced:
 /// - channels-last pixels wider than 16 bytes: a warp's lanes are 32 pixels, so each load
 ///   spans 32 pixels' channels (RGB f32: 4 cache lines; 21 f32 classes: 21, 0.6x slower);
