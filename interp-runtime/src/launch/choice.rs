@@ -140,7 +140,7 @@ const MAX_PLANES: usize = 8;
 
 /// Most channels one planes (or blocks) unit serves in half precision. These gathers are bound
 /// by instruction issue, not bytes (H200 counters, docs/PERFORMANCE.md v16: issue slots 50-80%
-/// busy, DRAM 5-30%, where f32 runs near its DRAM share): a unit's setup (coordinates through
+/// busy, DRAM 4-30%, where f32 runs near its DRAM share): a unit's setup (coordinates through
 /// four 32-bit divisions, its table entries: about 180 instructions for 2x2 taps against about
 /// 30 per output) is worth spreading over more channels. Measured over every NCHW half-precision
 /// case of the suite (16 against 8 channels per unit, two A/B runs): forward 1.04-1.06x,
@@ -205,7 +205,7 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), vectorization: Vectoriza
         return None;
     }
     let c = io.dst_view.shape[1];
-    let element = io.src_dtype.size().max(io.dst_dtype.size());
+    let element = io.element_bytes();
     let channels_last = io.dst_view.channels_last();
     let channels_last_ok = shape.0 == shape.1 && !factored && c * element <= MAX_PLANES_PIXEL_BYTES;
     if !forced && channels_last && !channels_last_ok {
@@ -248,7 +248,7 @@ fn channels_per_unit(io: &GatherIo, pixels: usize) -> u32 {
     let planes = match io.tuning.planes {
         Some(planes) => planes.max(1),
         None => {
-            let half = io.src_dtype.size().max(io.dst_dtype.size()) <= 2;
+            let half = io.element_bytes() <= 2;
             let most = if half { MAX_PLANES_HALF } else { MAX_PLANES };
             (n * c * h * w / pixels / PLANES_TARGET_UNITS).clamp(1, most)
         }
@@ -343,7 +343,7 @@ pub(super) fn teams_source_vector<R: Runtime>(client: &ComputeClient<R>, io: &Ga
     if !uniform || src.channels_last() || src.strides[3] != 1 {
         return 1;
     }
-    let element = io.src_dtype.size().max(io.dst_dtype.size());
+    let element = io.element_bytes();
     let cap = max_vector(io);
     client
         .io_optimized_vector_sizes(element)
@@ -361,7 +361,7 @@ pub(super) fn teams(io: &GatherIo, widths: (u64, u64), vectorization: Vectorizat
     if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !(forced || pays) {
         return None;
     }
-    let element = io.src_dtype.size().max(io.dst_dtype.size());
+    let element = io.element_bytes();
     let min_team = io.tuning.min_team.unwrap_or(1);
     TEAMS.iter().filter(|&&team| team >= min_team).find_map(|&team| {
         // Columns counted in source vectors (no wider than the team's variants are built
@@ -572,7 +572,7 @@ fn strides_divide(t: &Checked4, v: usize, dims: &[usize]) -> bool {
 fn preferred_vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, tap_pairs: f64) -> Vectorization {
     let [_, channels, _, width] = io.dst_view.shape;
     let cap = max_vector(io);
-    let element = io.src_dtype.size().max(io.dst_dtype.size());
+    let element = io.element_bytes();
     let mut sizes = client.io_optimized_vector_sizes(element).filter(move |&v| v <= cap);
     let along_channels = sizes.clone().find(|&v| {
         v > 1

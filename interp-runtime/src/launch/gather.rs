@@ -50,6 +50,13 @@ pub(crate) struct GatherIo<'a> {
     pub tuning: Tuning,
 }
 
+impl GatherIo<'_> {
+    /// Bytes of the wider of the two element types (what a unit loads or stores per element).
+    pub fn element_bytes(&self) -> usize {
+        self.src_dtype.size().max(self.dst_dtype.size())
+    }
+}
+
 /// `dst = rows (x) cols` applied to `src`: in one pass, in shared-memory tiles, or one axis at
 /// a time (the cost of one pass grows with taps_y * taps_x, of the others with
 /// taps_y + taps_x, plus an intermediate's traffic for two passes).
