@@ -1,14 +1,15 @@
 //! Every kernel interp launches, as a [`KernelDefinition`] built without a launch: what the
 //! generated-source checks (`cargo xtask verify`) compile to CUDA, HIP and WGSL on a machine
 //! without a GPU. The variants listed here are the ones the runtime can pick: every vector
-//! width up to a bound, both unit orders, every strip length, the planes and blocks kernels' tap shapes, the team sizes, the tiles.
+//! width up to a bound, both unit orders, every strip length, the planes, blocks and cells kernels' tap shapes, the team sizes, the tiles.
 
 use cubecl::prelude::*;
 
 use crate::gather::{
-    separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_pixel_strips, separable_gather_planes,
+    separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cells, separable_gather_pixel_strips,
+    separable_gather_planes,
     separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, team_vector_lanes,
-    AxisTableCompilationArg, GatherLayoutCompilationArg, Sequence4CompilationArg, BLOCK_SHAPES, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES,
+    AxisTableCompilationArg, CellRunCompilationArg, GatherLayoutCompilationArg, CELL_SHAPES, CellShape, Sequence4CompilationArg, BLOCK_SHAPES, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES,
     TEAMS, TEAM_CUBE, TILE_H, TILE_W,
 };
 use crate::UNITS_PER_CUBE;
@@ -113,6 +114,23 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
                 define!(separable_gather_blocks::SeparableGatherBlocks<FS, FD, A, R>, line(), (), row_taps, col_taps, short_rows);
             push(format!("gather {types} blocks {row_taps}x{col_taps}{rows}"), definition);
         }
+    }
+    // Cells, like blocks, in a call's own f16, bf16 or f32.
+    for shape in CELL_SHAPES.into_iter().filter(|_| blocks) {
+        let CellShape { row_taps, phases, stride, taps, split, cells } = shape;
+        let definition = define!(
+            separable_gather_cells::SeparableGatherCells<FS, FD, A, R>,
+            line(),
+            CellRunCompilationArg { first: (), end: () },
+            (),
+            row_taps,
+            phases,
+            stride,
+            taps,
+            split,
+            cells
+        );
+        push(format!("gather {types} cells {phases} phases stride {stride} x{taps}"), definition);
     }
     for team in TEAMS {
         for channels_fastest in [false, true] {

@@ -146,21 +146,28 @@ pub enum Strategy {
     /// exactly 2 or 4 taps per axis; others fall back to the default rule). For upsampling with bilinear and bicubic
     /// filters (docs/PERFORMANCE.md, v13).
     Blocks,
+    /// A unit per run of repeating cells along a destination row (an integer upsample's
+    /// phases, an integer downsample's strided windows) and group of channels, reading the
+    /// run's source window once per tap row (NCHW in f16, bf16 or f32 whose column table
+    /// repeats in one of the kernel's shapes; others fall back to the default rule).
+    /// docs/PERFORMANCE.md, v17.
+    Cells,
 }
 
 impl Strategy {
     /// Every strategy, in the order of [`Strategy::name`]s a tool lists.
-    pub const ALL: [Strategy; 6] = [
+    pub const ALL: [Strategy; 7] = [
         Strategy::OnePass,
         Strategy::TwoPass,
         Strategy::Tiled,
         Strategy::Planes,
         Strategy::Teams,
         Strategy::Blocks,
+        Strategy::Cells,
     ];
 
     /// The strategy's name on the bench's and tools' command lines: `one-pass`, `two-pass`,
-    /// `tiled`, `planes`, `teams`, `blocks`.
+    /// `tiled`, `planes`, `teams`, `blocks`, `cells`.
     pub fn name(self) -> &'static str {
         match self {
             Strategy::OnePass => "one-pass",
@@ -169,6 +176,7 @@ impl Strategy {
             Strategy::Planes => "planes",
             Strategy::Teams => "teams",
             Strategy::Blocks => "blocks",
+            Strategy::Cells => "cells",
         }
     }
 

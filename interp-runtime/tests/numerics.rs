@@ -152,6 +152,8 @@ fn strategies_agree() {
         ("teams", forced(Strategy::Teams, None, Some(1))),
         ("blocks x1", forced(Strategy::Blocks, Some(1), Some(1))),
         ("blocks x3", forced(Strategy::Blocks, Some(3), Some(1))),
+        ("cells x1", forced(Strategy::Cells, Some(1), Some(1))),
+        ("cells x3", forced(Strategy::Cells, Some(3), Some(1))),
         (
             "blocks full rows x3",
             Tuning {
@@ -232,6 +234,7 @@ fn strategies_agree() {
                 same("planes x1", "planes x3");
                 same("planes x1", "planes x8");
                 same("blocks x1", "blocks x3");
+                same("cells x1", "cells x3");
                 // Short rows from the window sum the same products in the same order.
                 same("blocks x3", "blocks full rows x3");
                 if weighted && one_pass_planes {

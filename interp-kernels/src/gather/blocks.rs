@@ -300,7 +300,7 @@ fn window_last(axis: &BlockAxis) -> u32 {
 /// ptxas spilled registers in the 2-tap f32 kernel (`cargo xtask kernels`).
 #[cube]
 #[allow(clippy::too_many_arguments)]
-fn table_sum<FS: Float, FD: Float, A: Float>(
+pub(super) fn table_sum<FS: Float, FD: Float, A: Float>(
     src: &Array<FS>,
     dst: &mut Array<FD>,
     rows: &AxisTable,

@@ -10,6 +10,7 @@
 use cubecl::prelude::*;
 
 mod blocks;
+mod cells;
 mod pixel_strips;
 mod planes;
 mod sum;
@@ -21,6 +22,7 @@ mod width;
 use sum::{blocks_of, plain_sum, CompensatedSum};
 
 pub use blocks::{block_shape, separable_gather_blocks, BLOCK, BLOCK_SHAPES};
+pub use cells::{cell_shape, separable_gather_cells, CellRun, CellRunCompilationArg, CellRunLaunch, CellShape, CELL_SHAPES};
 pub use pixel_strips::separable_gather_pixel_strips;
 pub use planes::{plane_shape, plane_shape_factored, separable_gather_planes, PLANE_SHAPES};
 pub use sum::SUM_BLOCK;

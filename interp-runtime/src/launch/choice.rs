@@ -243,7 +243,7 @@ fn single_channel_signal(io: &GatherIo) -> bool {
 /// Channels one unit of the planes or blocks kernel serves, for units of `pixels` destination
 /// pixels each: the tuning's, else as many (up to `MAX_PLANES`, `MAX_PLANES_HALF` in half
 /// precision) as leave about `PLANES_TARGET_UNITS` units; never more than the channels.
-fn channels_per_unit(io: &GatherIo, pixels: usize) -> u32 {
+pub(super) fn channels_per_unit(io: &GatherIo, pixels: usize) -> u32 {
     let [n, c, h, w] = io.dst_view.shape;
     let planes = match io.tuning.planes {
         Some(planes) => planes.max(1),

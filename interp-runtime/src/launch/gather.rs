@@ -5,11 +5,12 @@ use std::sync::Arc;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use interp_kernels::gather::{
-    separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_pixel_strips, separable_gather_planes,
-    separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, GatherLayoutLaunch,
-    Sequence4Launch, BLOCK, SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
+    separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cells, separable_gather_pixel_strips,
+    separable_gather_planes, separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled,
+    CellRunLaunch, GatherLayoutLaunch, Sequence4Launch, BLOCK, SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
 };
 
+use super::cells::{cells, CellsLaunch};
 use super::choice::{
     blocks, channel_teams, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, teams, teams_source_vector,
     unit_taps, vectorization, PlanesLaunch, TeamsLaunch, Vectorization,
@@ -82,6 +83,9 @@ pub(crate) fn gather<R: Runtime>(
     if let Some(launch) = channel_teams(io, widths, vectors, uniform) {
         return gather_teams_channels(client, io, rows, cols, launch);
     }
+    if let Some(launch) = cells(io, rows, cols, vectors) {
+        return gather_cells(client, io, rows, cols, launch);
+    }
     if let Some(launch) = blocks(io, widths, (rows.mean_taps, cols.mean_taps), vectors) {
         return gather_planes(client, io, rows, cols, launch);
     }
@@ -89,9 +93,11 @@ pub(crate) fn gather<R: Runtime>(
         return gather_planes(client, io, rows, cols, launch);
     }
     match strategy(client, io, tap_pairs, widths, channel_vectors) {
-        // The rules never pick planes, blocks or teams where `planes`, `blocks` or `teams`
-        // declined them: one pass then.
-        Strategy::OnePass | Strategy::Planes | Strategy::Blocks | Strategy::Teams => return gather_pass(client, io, rows, cols),
+        // The rules never pick planes, blocks, cells or teams where `planes`, `blocks`,
+        // `cells` or `teams` declined them: one pass then.
+        Strategy::OnePass | Strategy::Planes | Strategy::Blocks | Strategy::Cells | Strategy::Teams => {
+            return gather_pass(client, io, rows, cols)
+        }
         Strategy::Tiled => return gather_tiled(client, io, rows, cols),
         Strategy::TwoPass => {}
     }
@@ -290,6 +296,49 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
                         client, count, dim, src, dst, rows, cols, layout, planes, row_taps, col_taps,
                     )
                 }
+            };
+        }
+        dispatch_dtypes!(io, launch);
+    }
+}
+
+/// The cells kernel: a unit per `launch.shape.cells` cells of a destination row and group of
+/// `launch.planes` channels.
+fn gather_cells<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable, launch: CellsLaunch) {
+    let [n, c, h, w] = io.dst_view.shape;
+    let layout = scalar_layout(io);
+    let shape = launch.shape;
+    // At most n * c * h * w units, which validation bounds by u32.
+    let units = n * c.div_ceil(launch.planes as usize) * h * w.div_ceil(shape.outputs() as usize);
+    let dim = CubeDim::new_1d(UNITS_PER_CUBE);
+    let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
+    // SAFETY: as in `gather_pass`; units inside the run read the window its cells' table rows
+    // read (the host checked every cell of the run), the others only slots below their rows'
+    // counts, which are at most the shape's taps (`cells` checked the tables' widths).
+    unsafe {
+        let (src, dst) = scalar_arrays(io);
+        let (rows, cols) = (rows.arg(false), cols.arg(false));
+        let run = CellRunLaunch::new(launch.cells.first, launch.cells.end);
+        macro_rules! launch {
+            ($fs:ty, $fd:ty, $a:ty) => {
+                separable_gather_cells::launch_unchecked::<$fs, $fd, $a, R>(
+                    client,
+                    count,
+                    dim,
+                    src,
+                    dst,
+                    rows,
+                    cols,
+                    layout,
+                    run,
+                    launch.planes,
+                    shape.row_taps,
+                    shape.phases,
+                    shape.stride,
+                    shape.taps,
+                    shape.split,
+                    shape.cells,
+                )
             };
         }
         dispatch_dtypes!(io, launch);

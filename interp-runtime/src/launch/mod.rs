@@ -1,7 +1,8 @@
 //! Device work, called only with validated inputs: pad and upload the per-axis tables (`table`),
-//! turn a call of any rank into 4-D gathers (`route`), choose how to run a gather (`choice`),
-//! launch it (`gather`).
+//! find where they repeat (`cells`), turn a call of any rank into 4-D gathers (`route`), choose
+//! how to run a gather (`choice`), launch it (`gather`).
 
+mod cells;
 mod choice;
 mod gather;
 mod route;

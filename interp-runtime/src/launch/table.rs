@@ -9,6 +9,7 @@ use interp_kernels::gather::AxisTableLaunch;
 use crate::error::InterpError;
 use crate::method::Rule;
 use crate::plan::AxisPlan;
+use super::cells::{regular_cells, Cells};
 use crate::taps::{forward_taps, AxisTaps};
 
 /// Which way a table maps: forward reads inputs per output, adjoint reads outputs per input.
@@ -28,8 +29,8 @@ pub(crate) fn axis_table<R: Runtime>(
 ) -> Result<HostTable, InterpError> {
     let taps = forward_taps(rule, plan)?;
     match direction {
-        Direction::Forward => HostTable::new(client, &format!("{axis} forward table"), &taps),
-        Direction::Adjoint => HostTable::new(client, &format!("{axis} adjoint table"), &taps.transpose(plan.in_len)),
+        Direction::Forward => HostTable::new(client, &format!("{axis} forward table"), &taps, plan.in_len),
+        Direction::Adjoint => HostTable::new(client, &format!("{axis} adjoint table"), &taps.transpose(plan.in_len), plan.out_len),
     }
 }
 
@@ -45,11 +46,12 @@ pub(crate) struct HostTable {
     unit_taps: bool,
     uniform_taps: bool,
     window_alignment: u32,
+    cells: Option<Cells>,
 }
 
 impl HostTable {
-    /// Pads `taps`; `what` names the table in errors.
-    pub fn new<R: Runtime>(client: &ComputeClient<R>, what: &str, taps: &AxisTaps) -> Result<Self, InterpError> {
+    /// Pads `taps` (rows reading a source axis of `src_len`); `what` names the table in errors.
+    pub fn new<R: Runtime>(client: &ComputeClient<R>, what: &str, taps: &AxisTaps, src_len: usize) -> Result<Self, InterpError> {
         let (rows, width) = (taps.rows(), taps.width().max(1));
         let slots = rows as u64 * width as u64;
         check_device_array(client, what, &format!("{what} slots ({rows} rows x {width} taps)"), slots, 4)?;
@@ -74,6 +76,7 @@ impl HostTable {
             unit_taps: taps.unit_contiguous(),
             uniform_taps: taps.uniform_contiguous(),
             window_alignment: taps.window_alignment(),
+            cells: regular_cells(taps, src_len),
         })
     }
 
@@ -109,6 +112,7 @@ impl HostTable {
             unit_taps: self.unit_taps,
             uniform_taps: self.uniform_taps,
             window_alignment: self.window_alignment,
+            cells: self.cells,
         }
     }
 }
@@ -174,6 +178,8 @@ pub(crate) struct DeviceTable {
     pub(super) uniform_taps: bool,
     /// What divides every row's first index and count (`AxisTaps::window_alignment`).
     pub(super) window_alignment: u32,
+    /// How the table repeats, if it does (`cells::regular_cells`).
+    pub(super) cells: Option<Cells>,
 }
 
 impl DeviceTable {
@@ -214,6 +220,7 @@ impl DeviceTable {
             unit_taps: true,
             uniform_taps: true,
             window_alignment: 1,
+            cells: None,
         }
     }
 }

@@ -18,12 +18,16 @@ const fn size(label: &'static str, input: [usize; 4], height: usize, width: usiz
     }
 }
 
-/// Up 2x, down 2x and 3x, non-integer ratios both ways, size-1 axes, a user scale factor.
+/// Up 2x, down 2x and 3x, integer ratios on rows wide enough for the cells kernel's inner
+/// units, non-integer ratios both ways, size-1 axes, a user scale factor.
 /// Four and eight channels (vectors along channels in NHWC) and widths of 8 and 10 (vectors
 /// along the width in NCHW); a wide row for strips of several outputs per unit; a tall
 /// downsample whose tiles read more source rows than shared memory holds.
-pub const GEOMETRIES: [Geometry; 10] = [
+pub const GEOMETRIES: [Geometry; 12] = [
     size("up 2x", [2, 8, 6, 5], 12, 10),
+    // Rows long enough for the cells kernel's inner units (8 outputs each along an upsample).
+    size("up 2x x 4x wide", [1, 3, 5, 24], 10, 96),
+    size("down 2x x 4x wide", [1, 3, 12, 96], 6, 24),
     size("down 2x", [2, 4, 12, 16], 6, 8),
     size("down 3x", [1, 3, 12, 9], 4, 3),
     size("5->13 x 13->5", [2, 3, 5, 13], 13, 5),
