@@ -6,11 +6,11 @@
 use cubecl::prelude::*;
 
 use crate::gather::{
-    separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cells, separable_gather_pixel_strips,
-    separable_gather_planes,
-    separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, team_vector_lanes,
-    AxisTableCompilationArg, CellRunCompilationArg, GatherLayoutCompilationArg, CELL_SHAPES, CellShape, Sequence4CompilationArg, BLOCK_SHAPES, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES,
-    TEAMS, TEAM_CUBE, TILE_H, TILE_W,
+    cell_vector, separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cells,
+    separable_gather_pixel_strips, separable_gather_planes, separable_gather_strips, separable_gather_teams,
+    separable_gather_teams_channels, separable_gather_tiled, team_vector_lanes, AxisTableCompilationArg, CellRunCompilationArg, CellShape,
+    GatherLayoutCompilationArg, Sequence4CompilationArg, BLOCK_SHAPES, CELL_SHAPES, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES, TEAMS,
+    TEAM_CUBE, TILE_H, TILE_W,
 };
 use crate::UNITS_PER_CUBE;
 
@@ -117,20 +117,34 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
     }
     // Cells, like blocks, in a call's own f16, bf16 or f32.
     for shape in CELL_SHAPES.into_iter().filter(|_| blocks) {
-        let CellShape { row_taps, phases, stride, taps, split, cells } = shape;
-        let definition = define!(
-            separable_gather_cells::SeparableGatherCells<FS, FD, A, R>,
-            line(),
-            CellRunCompilationArg { first: (), end: () },
-            (),
+        let CellShape {
             row_taps,
             phases,
             stride,
             taps,
             split,
-            cells
-        );
-        push(format!("gather {types} cells {phases} phases stride {stride} x{taps}"), definition);
+            cells,
+        } = shape;
+        // Scalar stores, or one vector per `cell_vector` outputs.
+        for v in [1, cell_vector(shape, max_vector)] {
+            let definition = define!(
+                separable_gather_cells::SeparableGatherCells<FS, FD, A, R>,
+                line(),
+                CellRunCompilationArg { first: (), end: () },
+                (),
+                v,
+                row_taps,
+                phases,
+                stride,
+                taps,
+                split,
+                cells
+            );
+            push(
+                format!("gather {types} cells {phases} phases stride {stride} x{taps} v{v}"),
+                definition,
+            );
+        }
     }
     for team in TEAMS {
         for channels_fastest in [false, true] {

@@ -154,6 +154,7 @@ fn strategies_agree() {
         ("blocks x3", forced(Strategy::Blocks, Some(3), Some(1))),
         ("cells x1", forced(Strategy::Cells, Some(1), Some(1))),
         ("cells x3", forced(Strategy::Cells, Some(3), Some(1))),
+        ("cells x3 vectors", forced(Strategy::Cells, Some(3), None)),
         (
             "blocks full rows x3",
             Tuning {
@@ -275,6 +276,11 @@ fn sized(label: &'static str, input: [usize; 4], height: usize, width: usize) ->
 /// Runs every configuration on `geometries` under `tuning`, both layouts, every dtype, forward
 /// and backward, against the f64 reference with poisoned outputs; prints and asserts.
 fn forced_matches_reference(what: &str, tuning: Tuning, geometries: &[Geometry]) {
+    forced_matches_reference_in(what, tuning, geometries, &LAYOUTS);
+}
+
+/// [`forced_matches_reference`] in `layouts` only.
+fn forced_matches_reference_in(what: &str, tuning: Tuning, geometries: &[Geometry], layouts: &[Layout]) {
     let client = client();
     let (mut failures, mut count) = (Vec::new(), 0);
     for &geometry in geometries {
@@ -283,7 +289,7 @@ fn forced_matches_reference(what: &str, tuning: Tuning, geometries: &[Geometry])
             let plan = case.plan();
             let (rows, cols) = case.taps();
             let options = case.options().tuning(tuning);
-            for layout in LAYOUTS {
+            for &layout in layouts {
                 for &dtype in &dtypes(&client) {
                     for backward in [false, true] {
                         count += 1;
@@ -409,6 +415,106 @@ fn blocks_share_windows() {
         ..tuning
     };
     forced_matches_reference("blocks, short rows from the tables", full_rows, &geometries);
+}
+
+/// The cells kernel (forced) on integer resizes whose rows hold several of its units: 2x,
+/// 4x and 8x upsamples and 2x and 4x downsamples (their adjoints in the backward), odd
+/// lengths (a partial last unit; vectors that do not divide the width take scalar stores),
+/// one axis left as it is, three channels per unit over five channels; with vector stores
+/// (NCHW) and without (NCHW, and a padded view, whose strides take no vectors). Every mode
+/// and dtype: where the kernel does not apply the default rule runs, so each case checks
+/// whichever ran against the f64 reference (channels-last never takes the kernel).
+#[test]
+fn cells_read_shared_windows() {
+    let geometries = [
+        sized("6x20 -> 12x40", [1, 5, 6, 20], 12, 40),
+        sized("5x13 -> 20x52", [2, 3, 5, 13], 20, 52),
+        sized("3x6 -> 3x48", [1, 5, 3, 6], 3, 48),
+        sized("12x96 -> 6x24", [1, 5, 12, 96], 6, 24),
+        sized("8x66 -> 4x33", [1, 3, 8, 66], 4, 33),
+    ];
+    let stores = [
+        ("cells, scalar stores", Some(1), &[Layout::Nchw, Layout::PaddedView][..]),
+        ("cells, vector stores", None, &[Layout::Nchw][..]),
+    ];
+    for (what, max_vector, layouts) in stores {
+        let tuning = Tuning {
+            strategy: Some(Strategy::Cells),
+            planes: Some(3),
+            max_vector,
+            ..Tuning::default()
+        };
+        forced_matches_reference_in(what, tuning, &geometries, layouts);
+    }
+}
+
+/// The cells kernel sums in the blocks kernel's factored order: where both run (tables of 2
+/// or 4 taps per axis: bilinear and bicubic upsampling, and their adjoints), the same bits,
+/// with vector stores or scalar ones. Destinations under 64 columns, where the default rule runs the planes kernel (pair
+/// products: other bits), so a cells launch that fell back to the default would show.
+#[test]
+fn cells_give_the_bits_of_blocks() {
+    let client = client();
+    let forced = |strategy| Tuning {
+        strategy: Some(strategy),
+        planes: Some(2),
+        ..Tuning::default()
+    };
+    let geometries = [
+        sized("6x20 -> 12x40", [1, 4, 6, 20], 12, 40),
+        sized("5x12 -> 20x48", [1, 2, 5, 12], 20, 48),
+    ];
+    let mut compared = 0;
+    for geometry in geometries {
+        for config in configs().into_iter().filter(|c| {
+            matches!(c.mode, interp_runtime::Mode::Bilinear | interp_runtime::Mode::Bicubic)
+                && !c.antialias
+                && !c.align_corners
+                && c.border.is_none()
+        }) {
+            let case = Case { config, geometry };
+            let plan = case.plan();
+            // The adjoints of bicubic 2x and of 4x read 8 taps per axis: not a blocks shape.
+            let adjoint_in_blocks = config.mode == interp_runtime::Mode::Bilinear && geometry.input[3] * 2 == 40;
+            for backward in [false, true].into_iter().filter(|&b| !b || adjoint_in_blocks) {
+                let (from, to) = if backward {
+                    (&plan.output, &plan.input)
+                } else {
+                    (&plan.input, &plan.output)
+                };
+                let x = random(from.iter().product(), 9);
+                let source = upload(&client, &x, from, Layout::Nchw, DType::F32);
+                let run = |tuning: Tuning| {
+                    let dst = poisoned(&client, to, Layout::Nchw, DType::F32);
+                    let options = case.options().tuning(tuning);
+                    if backward {
+                        interpolate_backward(&client, case.config.mode, source.view(), dst.view(), &options)
+                    } else {
+                        interpolate(&client, case.config.mode, source.view(), dst.view(), &options)
+                    }
+                    .expect("a valid call");
+                    raw(&client, &dst)
+                };
+                compared += 1;
+                let blocks = run(forced(Strategy::Blocks));
+                let label = format!("{} (backward: {backward})", case.name());
+                assert!(
+                    run(forced(Strategy::Cells)) == blocks,
+                    "{label}: cells (vector stores) and blocks differ in bits"
+                );
+                let scalar_stores = Tuning {
+                    max_vector: Some(1),
+                    ..forced(Strategy::Cells)
+                };
+                assert!(
+                    run(scalar_stores) == blocks,
+                    "{label}: cells (scalar stores) and blocks differ in bits"
+                );
+                assert!(run(Tuning::default()) != blocks, "{label}: the default gave the blocks' bits too");
+            }
+        }
+    }
+    assert_eq!(compared, 5);
 }
 
 /// The default rule runs blocks where it says (NCHW, no shrinking axis, rows mostly full,

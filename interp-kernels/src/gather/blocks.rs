@@ -294,13 +294,10 @@ fn window_last(axis: &BlockAxis) -> u32 {
     u32::max(u32::max(axis.count, select(axis.shifted, 1u32, 0u32) + axis.next_count), 1) - 1
 }
 
-/// One output `(n, c, p, q)` summed from its table rows (at most `row_taps` and `col_taps`
-/// entries: the tables' widths), in the order of the shared window. The loops run over the
-/// widths, unrolled, each entry past a row's count skipped: with loops over the counts
-/// ptxas spilled registers in the 2-tap f32 kernel (`cargo xtask kernels`).
+/// One output `(n, c, p, q)` summed from its table rows and stored (see [`table_value`]).
 #[cube]
 #[allow(clippy::too_many_arguments)]
-pub(super) fn table_sum<FS: Float, FD: Float, A: Float>(
+fn table_sum<FS: Float, FD: Float, A: Float>(
     src: &Array<FS>,
     dst: &mut Array<FD>,
     rows: &AxisTable,
@@ -313,8 +310,30 @@ pub(super) fn table_sum<FS: Float, FD: Float, A: Float>(
     #[comptime] row_taps: u32,
     #[comptime] col_taps: u32,
 ) {
-    let s = layout.src_strides;
     let d = layout.dst_strides;
+    let value = table_value::<FS, A>(src, rows, cols, layout, n, c, p, q, row_taps, col_taps);
+    dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = FD::cast_from(value);
+}
+
+/// One output `(n, c, p, q)` summed from its table rows (at most `row_taps` and `col_taps`
+/// entries: the tables' widths), in the order of the shared window. The loops run over the
+/// widths, unrolled, each entry past a row's count skipped: with loops over the counts
+/// ptxas spilled registers in the 2-tap f32 kernel (`cargo xtask kernels`).
+#[cube]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn table_value<FS: Float, A: Float>(
+    src: &Array<FS>,
+    rows: &AxisTable,
+    cols: &AxisTable,
+    layout: GatherLayout,
+    n: u32,
+    c: u32,
+    p: u32,
+    q: u32,
+    #[comptime] row_taps: u32,
+    #[comptime] col_taps: u32,
+) -> A {
+    let s = layout.src_strides;
     let (row_count, col_count) = (rows.count[p as usize], cols.count[q as usize]);
     let base = n * s.n + c * s.c;
     let mut acc = A::from_int(0);
@@ -334,5 +353,5 @@ pub(super) fn table_sum<FS: Float, FD: Float, A: Float>(
             acc += row * A::cast_from(rows.weight[slot]);
         }
     }
-    dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = FD::cast_from(acc);
+    acc
 }

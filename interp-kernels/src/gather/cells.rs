@@ -4,7 +4,7 @@
 
 use cubecl::prelude::*;
 
-use super::blocks::table_sum;
+use super::blocks::table_value;
 use super::{grid_position, table_slot, AxisTable, GatherLayout};
 
 /// A column table's repeating cells, as the host found them: cells `first..end` each read
@@ -50,21 +50,125 @@ impl CellShape {
 /// the column taps (at least 2, at most 8: a resize by the same ratio on both axes, or a
 /// one-axis resize).
 pub const CELL_SHAPES: [CellShape; 14] = [
-    CellShape { row_taps: 2, phases: 2, stride: 1, taps: 1, split: 0, cells: 4 },
-    CellShape { row_taps: 2, phases: 2, stride: 1, taps: 2, split: 1, cells: 4 },
-    CellShape { row_taps: 4, phases: 2, stride: 1, taps: 4, split: 1, cells: 4 },
-    CellShape { row_taps: 2, phases: 4, stride: 1, taps: 1, split: 0, cells: 2 },
-    CellShape { row_taps: 2, phases: 4, stride: 1, taps: 2, split: 2, cells: 2 },
-    CellShape { row_taps: 4, phases: 4, stride: 1, taps: 4, split: 2, cells: 2 },
-    CellShape { row_taps: 2, phases: 8, stride: 1, taps: 1, split: 0, cells: 1 },
-    CellShape { row_taps: 2, phases: 8, stride: 1, taps: 2, split: 4, cells: 1 },
-    CellShape { row_taps: 2, phases: 1, stride: 2, taps: 2, split: 0, cells: 4 },
-    CellShape { row_taps: 4, phases: 1, stride: 2, taps: 4, split: 0, cells: 4 },
-    CellShape { row_taps: 8, phases: 1, stride: 2, taps: 8, split: 0, cells: 4 },
-    CellShape { row_taps: 4, phases: 1, stride: 4, taps: 4, split: 0, cells: 4 },
-    CellShape { row_taps: 8, phases: 1, stride: 4, taps: 8, split: 0, cells: 4 },
-    CellShape { row_taps: 2, phases: 1, stride: 4, taps: 2, split: 0, cells: 4 },
+    CellShape {
+        row_taps: 2,
+        phases: 2,
+        stride: 1,
+        taps: 1,
+        split: 0,
+        cells: 4,
+    },
+    CellShape {
+        row_taps: 2,
+        phases: 2,
+        stride: 1,
+        taps: 2,
+        split: 1,
+        cells: 4,
+    },
+    CellShape {
+        row_taps: 4,
+        phases: 2,
+        stride: 1,
+        taps: 4,
+        split: 1,
+        cells: 4,
+    },
+    CellShape {
+        row_taps: 2,
+        phases: 4,
+        stride: 1,
+        taps: 1,
+        split: 0,
+        cells: 2,
+    },
+    CellShape {
+        row_taps: 2,
+        phases: 4,
+        stride: 1,
+        taps: 2,
+        split: 2,
+        cells: 2,
+    },
+    CellShape {
+        row_taps: 4,
+        phases: 4,
+        stride: 1,
+        taps: 4,
+        split: 2,
+        cells: 2,
+    },
+    CellShape {
+        row_taps: 2,
+        phases: 8,
+        stride: 1,
+        taps: 1,
+        split: 0,
+        cells: 1,
+    },
+    CellShape {
+        row_taps: 2,
+        phases: 8,
+        stride: 1,
+        taps: 2,
+        split: 4,
+        cells: 1,
+    },
+    CellShape {
+        row_taps: 2,
+        phases: 1,
+        stride: 2,
+        taps: 2,
+        split: 0,
+        cells: 4,
+    },
+    CellShape {
+        row_taps: 4,
+        phases: 1,
+        stride: 2,
+        taps: 4,
+        split: 0,
+        cells: 4,
+    },
+    CellShape {
+        row_taps: 8,
+        phases: 1,
+        stride: 2,
+        taps: 8,
+        split: 0,
+        cells: 4,
+    },
+    CellShape {
+        row_taps: 4,
+        phases: 1,
+        stride: 4,
+        taps: 4,
+        split: 0,
+        cells: 4,
+    },
+    CellShape {
+        row_taps: 8,
+        phases: 1,
+        stride: 4,
+        taps: 8,
+        split: 0,
+        cells: 4,
+    },
+    CellShape {
+        row_taps: 2,
+        phases: 1,
+        stride: 4,
+        taps: 2,
+        split: 0,
+        cells: 4,
+    },
 ];
+
+/// The vector a unit of `shape` stores its outputs in where vectors of `max_vector` lanes are
+/// the widest: all its outputs at once, or as many as fit.
+pub fn cell_vector(shape: CellShape, max_vector: usize) -> usize {
+    (shape.outputs() as usize).min(max_vector)
+}
 
 /// The shape of [`CELL_SHAPES`] for a column table of `phases`, `stride`, `taps` and `split`.
 pub fn cell_shape(phases: u32, stride: u32, taps: u32, split: u32) -> Option<CellShape> {
@@ -87,13 +191,18 @@ pub fn cell_shape(phases: u32, stride: u32, taps: u32, split: u32) -> Option<Cel
 /// Units whose cells leave the run (the edges) sum each output from the tables, in that
 /// order (rows of at most `taps` entries: the runtime launches no wider column table).
 ///
+/// A unit stores its outputs in vectors of `N` along the width (the runtime picks `N > 1`
+/// where the width and the destination's other strides are multiples of it, so every vector
+/// is whole and aligned).
+///
 /// Grid: `ceil(width / (phases cells)) * height * batch * ceil(channels / planes)` units.
-/// Scalar elements, strides in elements, `src_strides.w` and `dst_strides.w` 1.
+/// Scalar source elements, vectors of `N` destination elements; strides in elements,
+/// `src_strides.w` and `dst_strides.w` 1.
 #[allow(clippy::manual_div_ceil, clippy::too_many_arguments)]
 #[cube(launch_unchecked)]
-pub fn separable_gather_cells<FS: Float, FD: Float, A: Float>(
+pub fn separable_gather_cells<FS: Float, FD: Float, A: Float, N: Size>(
     src: &Array<FS>,
-    dst: &mut Array<FD>,
+    dst: &mut Array<Vector<FD, N>>,
     rows: &AxisTable,
     cols: &AxisTable,
     layout: GatherLayout,
@@ -107,6 +216,9 @@ pub fn separable_gather_cells<FS: Float, FD: Float, A: Float>(
     #[comptime] cells: u32,
 ) {
     let outputs = comptime!(phases * cells);
+    let vector_len = N::value();
+    let lanes = comptime!(vector_len as u32);
+    let vectors = comptime!(outputs / lanes);
     let groups = (layout.channels + planes - 1) / planes;
     let units_w = (layout.width + outputs - 1) / outputs;
     let unit = ABSOLUTE_POS as u32;
@@ -150,7 +262,7 @@ pub fn separable_gather_cells<FS: Float, FD: Float, A: Float>(
         let window_start = cols.index[table_slot(cols, template, 0, false) as usize] + (first_cell - run.first) * stride;
         // Phases before the split read from their cell's start, the others one further.
         let lead = comptime!(if split == 0 { phases } else { split });
-    let window_len = comptime!(stride * (cells - 1) + taps + if split > 0 { 1 } else { 0 });
+        let window_len = comptime!(stride * (cells - 1) + taps + if split > 0 { 1 } else { 0 });
         for c in first..end {
             let base = n * s.n + c * s.c + window_start;
             let mut acc = Array::<A>::new(outputs as usize);
@@ -191,18 +303,29 @@ pub fn separable_gather_cells<FS: Float, FD: Float, A: Float>(
                     }
                 }
             }
-            let out = dst_row + c * d.c;
+            let out = (dst_row + c * d.c) / lanes;
             #[unroll]
-            for j in 0..outputs {
-                dst[(out + j) as usize] = FD::cast_from(acc[j as usize]);
+            for k in 0..vectors {
+                let mut vector = Vector::<FD, N>::empty();
+                #[unroll]
+                for lane in 0..N::value() {
+                    vector[lane] = FD::cast_from(acc[(k * lanes + lane as u32) as usize]);
+                }
+                dst[(out + k) as usize] = vector;
             }
         }
     } else {
-        for j in 0..outputs {
-            let q = first_cell * phases + j;
+        for k in 0..vectors {
+            let q = first_cell * phases + k * lanes;
             if q < layout.width {
                 for c in first..end {
-                    table_sum::<FS, FD, A>(src, dst, rows, cols, layout, n, c, p, q, row_taps, taps);
+                    let mut vector = Vector::<FD, N>::empty();
+                    #[unroll]
+                    for lane in 0..N::value() {
+                        let value = table_value::<FS, A>(src, rows, cols, layout, n, c, p, q + lane as u32, row_taps, taps);
+                        vector[lane] = FD::cast_from(value);
+                    }
+                    dst[((dst_row + c * d.c) / lanes + k) as usize] = vector;
                 }
             }
         }

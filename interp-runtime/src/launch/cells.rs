@@ -4,9 +4,10 @@
 //! kernel reads one source window per run of cells and sums every phase from it, its weights
 //! loaded once (`interp_kernels::gather::separable_gather_cells`).
 
-use interp_kernels::gather::{cell_shape, CellShape};
+use cubecl::prelude::*;
+use interp_kernels::gather::{cell_shape, cell_vector, CellShape};
 
-use super::choice::{channels_per_unit, Vectorization};
+use super::choice::{channels_per_unit, max_vector, strides_divide, Vectorization};
 use super::gather::GatherIo;
 use super::table::DeviceTable;
 use crate::dtype::DType;
@@ -34,14 +35,24 @@ pub(super) struct CellsLaunch {
     pub shape: CellShape,
     pub cells: Cells,
     pub planes: u32,
+    /// Outputs per store (see `cell_vector`), or 1.
+    pub vector: usize,
 }
 
-/// The cells kernel where it applies: width-contiguous source and destination (NCHW) in one
-/// dtype of f16, bf16 or f32, a column table that repeats in one of `CELL_SHAPES` with no
-/// wider rows at its edges, at least half of its cells in the run, row tables within the
-/// shape's row taps; unless the tuning forces another strategy.
-pub(super) fn cells(io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable, vectorization: Vectorization) -> Option<CellsLaunch> {
-    if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !matches!(io.tuning.strategy, None | Some(Strategy::Cells)) {
+/// The cells kernel where the tuning forces it and it applies: width-contiguous source and
+/// destination (NCHW) in one dtype of f16, bf16 or f32, a column table that repeats in one of
+/// `CELL_SHAPES` with no wider rows at its edges, at least half of its cells in the run, row
+/// tables within the shape's row taps. Its units store whole aligned vectors along the width
+/// where the destination's width and other strides allow. Not yet picked by default: no H200 was lent to the
+/// session that built it, and the rules change only on measurements (docs/PERFORMANCE.md v17).
+pub(super) fn cells<R: Runtime>(
+    client: &ComputeClient<R>,
+    io: &GatherIo,
+    rows: &DeviceTable,
+    cols: &DeviceTable,
+    vectorization: Vectorization,
+) -> Option<CellsLaunch> {
+    if matches!(vectorization, Vectorization::Channels(v) if v > 1) || io.tuning.strategy != Some(Strategy::Cells) {
         return None;
     }
     if io.src_dtype != io.dst_dtype || io.dst_dtype == DType::F64 || io.src_view.strides[3] != 1 || io.dst_view.strides[3] != 1 {
@@ -54,10 +65,18 @@ pub(super) fn cells(io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable, vecto
     if cols.width != run.taps as usize || rows.width > shape.row_taps as usize || 2 * in_run < row_cells {
         return None;
     }
+    let widest = client
+        .io_optimized_vector_sizes(io.element_bytes())
+        .max()
+        .unwrap_or(1)
+        .min(max_vector(io));
+    let vector = cell_vector(shape, widest);
+    let whole = io.dst_view.shape[3].is_multiple_of(vector) && strides_divide(&io.dst_view, vector, &[0, 1, 2]);
     Some(CellsLaunch {
         shape,
         cells: run,
         planes: channels_per_unit(io, shape.outputs() as usize),
+        vector: if whole { vector } else { 1 },
     })
 }
 
@@ -152,8 +171,7 @@ impl<'a> Template<'a> {
             && rows.enumerate().all(|(r, row)| {
                 let span = taps.offsets[row]..taps.offsets[row + 1];
                 let start = (self.stride * u) as i64 + self.offsets[r];
-                span.len() == self.taps
-                    && taps.index[span].iter().enumerate().all(|(t, &j)| j as i64 == start + t as i64)
+                span.len() == self.taps && taps.index[span].iter().enumerate().all(|(t, &j)| j as i64 == start + t as i64)
             })
     }
 }
@@ -213,15 +231,31 @@ mod tests {
         ];
         for (mode, antialias, in_len, out_len, (phases, stride, taps)) in cases {
             let (cells, shape) = mode_cells(mode, antialias, in_len, out_len, false).unwrap();
-            assert_eq!((cells.phases, cells.stride, cells.taps), (phases, stride, taps), "{mode:?} {in_len} -> {out_len}");
+            assert_eq!(
+                (cells.phases, cells.stride, cells.taps),
+                (phases, stride, taps),
+                "{mode:?} {in_len} -> {out_len}"
+            );
             assert!(shape.is_some(), "{mode:?} {in_len} -> {out_len}: {cells:?} has no kernel shape");
             let edge = 4;
-            assert!(cells.first <= edge && cells.end + edge >= out_len as u32 / phases, "{mode:?}: {cells:?}");
+            assert!(
+                cells.first <= edge && cells.end + edge >= out_len as u32 / phases,
+                "{mode:?}: {cells:?}"
+            );
         }
         // Adjoints of upsampling: one phase, a stride of the ratio.
-        for (mode, ratio, taps) in [(Mode::Nearest, 2, 2), (Mode::Bilinear, 2, 4), (Mode::Bicubic, 2, 8), (Mode::Bilinear, 4, 8)] {
+        for (mode, ratio, taps) in [
+            (Mode::Nearest, 2, 2),
+            (Mode::Bilinear, 2, 4),
+            (Mode::Bicubic, 2, 8),
+            (Mode::Bilinear, 4, 8),
+        ] {
             let (cells, shape) = mode_cells(mode, false, 64, 64 * ratio, true).unwrap();
-            assert_eq!((cells.phases, cells.stride, cells.taps), (1, ratio as u32, taps), "{mode:?} up {ratio} adjoint");
+            assert_eq!(
+                (cells.phases, cells.stride, cells.taps),
+                (1, ratio as u32, taps),
+                "{mode:?} up {ratio} adjoint"
+            );
             assert!(shape.is_some() && cells.first <= 4 && cells.end + 4 >= 64, "{mode:?}: {cells:?}");
         }
     }

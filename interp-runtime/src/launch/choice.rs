@@ -540,7 +540,7 @@ fn strip_max_pairs(io: &GatherIo) -> f64 {
 }
 
 /// Upper bound on vector widths: the tuning's (at least 1), else none.
-fn max_vector(io: &GatherIo) -> usize {
+pub(super) fn max_vector(io: &GatherIo) -> usize {
     io.tuning.max_vector.map_or(usize::MAX, |v| v.max(1))
 }
 
@@ -565,7 +565,7 @@ pub(super) fn vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo
 
 /// Whether `v` divides the strides of `t`'s axes `dims` (an axis of length 1 has no stride to
 /// divide): indices along them stay whole vectors.
-fn strides_divide(t: &Checked4, v: usize, dims: &[usize]) -> bool {
+pub(super) fn strides_divide(t: &Checked4, v: usize, dims: &[usize]) -> bool {
     dims.iter().all(|&d| t.strides[d].is_multiple_of(v) || t.shape[d] == 1)
 }
 

@@ -83,7 +83,7 @@ pub(crate) fn gather<R: Runtime>(
     if let Some(launch) = channel_teams(io, widths, vectors, uniform) {
         return gather_teams_channels(client, io, rows, cols, launch);
     }
-    if let Some(launch) = cells(io, rows, cols, vectors) {
+    if let Some(launch) = cells(client, io, rows, cols, vectors) {
         return gather_cells(client, io, rows, cols, launch);
     }
     if let Some(launch) = blocks(io, widths, (rows.mean_taps, cols.mean_taps), vectors) {
@@ -314,9 +314,11 @@ fn gather_cells<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
     let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
     // SAFETY: as in `gather_pass`; units inside the run read the window its cells' table rows
     // read (the host checked every cell of the run), the others only slots below their rows'
-    // counts, which are at most the shape's taps (`cells` checked the tables' widths).
+    // counts, which are at most the shape's taps (`cells` checked the tables' widths); vectors
+    // of `launch.vector` outputs divide the width and the other strides (`cells` checked).
     unsafe {
-        let (src, dst) = scalar_arrays(io);
+        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, 1));
+        let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, launch.vector));
         let (rows, cols) = (rows.arg(false), cols.arg(false));
         let run = CellRunLaunch::new(launch.cells.first, launch.cells.end);
         macro_rules! launch {
@@ -325,6 +327,7 @@ fn gather_cells<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
                     client,
                     count,
                     dim,
+                    launch.vector,
                     src,
                     dst,
                     rows,

@@ -6,10 +6,10 @@ use cubecl::prelude::*;
 use cubecl::server::Handle;
 use interp_kernels::gather::AxisTableLaunch;
 
+use super::cells::{regular_cells, Cells};
 use crate::error::InterpError;
 use crate::method::Rule;
 use crate::plan::AxisPlan;
-use super::cells::{regular_cells, Cells};
 use crate::taps::{forward_taps, AxisTaps};
 
 /// Which way a table maps: forward reads inputs per output, adjoint reads outputs per input.
