@@ -30,6 +30,18 @@ pub struct CellShape {
 }
 
 impl CellShape {
+    /// The shape of `row_taps`, `phases`, `stride`, `taps`, `split` and `cells`.
+    pub const fn new(row_taps: u32, phases: u32, stride: u32, taps: u32, split: u32, cells: u32) -> Self {
+        Self {
+            row_taps,
+            phases,
+            stride,
+            taps,
+            split,
+            cells,
+        }
+    }
+
     /// Source values a unit reads per tap row: its cells' windows, overlapping.
     pub const fn window(&self) -> u32 {
         self.stride * (self.cells - 1) + self.taps + if self.split > 0 { 1 } else { 0 }
@@ -44,124 +56,26 @@ impl CellShape {
 /// The shapes the cells kernel is built for (the runtime launches no other): integer
 /// upsampling by 2, 4 and 8 with one tap (nearest, area), two (bilinear) and four
 /// (bicubic) per output, their phases split at half the cell; the adjoints of those
-/// upsamples and integer downsampling (one phase; 2, 4 and 8 taps per output at a stride of
-/// 2 or 4: at a stride of 8 ptxas spilled registers, `cargo xtask kernels`). Cells per unit
-/// give about 8 outputs for upsampling and 4 for one phase; row tables of as many entries as
-/// the column taps (at least 2, at most 8: a resize by the same ratio on both axes, or a
-/// one-axis resize).
-pub const CELL_SHAPES: [CellShape; 14] = [
-    CellShape {
-        row_taps: 2,
-        phases: 2,
-        stride: 1,
-        taps: 1,
-        split: 0,
-        cells: 4,
-    },
-    CellShape {
-        row_taps: 2,
-        phases: 2,
-        stride: 1,
-        taps: 2,
-        split: 1,
-        cells: 4,
-    },
-    CellShape {
-        row_taps: 4,
-        phases: 2,
-        stride: 1,
-        taps: 4,
-        split: 1,
-        cells: 4,
-    },
-    CellShape {
-        row_taps: 2,
-        phases: 4,
-        stride: 1,
-        taps: 1,
-        split: 0,
-        cells: 2,
-    },
-    CellShape {
-        row_taps: 2,
-        phases: 4,
-        stride: 1,
-        taps: 2,
-        split: 2,
-        cells: 2,
-    },
-    CellShape {
-        row_taps: 4,
-        phases: 4,
-        stride: 1,
-        taps: 4,
-        split: 2,
-        cells: 2,
-    },
-    CellShape {
-        row_taps: 2,
-        phases: 8,
-        stride: 1,
-        taps: 1,
-        split: 0,
-        cells: 1,
-    },
-    CellShape {
-        row_taps: 2,
-        phases: 8,
-        stride: 1,
-        taps: 2,
-        split: 4,
-        cells: 1,
-    },
-    CellShape {
-        row_taps: 2,
-        phases: 1,
-        stride: 2,
-        taps: 2,
-        split: 0,
-        cells: 4,
-    },
-    CellShape {
-        row_taps: 4,
-        phases: 1,
-        stride: 2,
-        taps: 4,
-        split: 0,
-        cells: 4,
-    },
-    CellShape {
-        row_taps: 8,
-        phases: 1,
-        stride: 2,
-        taps: 8,
-        split: 0,
-        cells: 4,
-    },
-    CellShape {
-        row_taps: 4,
-        phases: 1,
-        stride: 4,
-        taps: 4,
-        split: 0,
-        cells: 4,
-    },
-    CellShape {
-        row_taps: 8,
-        phases: 1,
-        stride: 4,
-        taps: 8,
-        split: 0,
-        cells: 4,
-    },
-    CellShape {
-        row_taps: 2,
-        phases: 1,
-        stride: 4,
-        taps: 2,
-        split: 0,
-        cells: 4,
-    },
+/// upsamples and integer downsampling (one phase; 2 and 4 taps per output at a stride of 2
+/// or 4). Not built: 8 taps per output (the adjoints of bicubic 2x and bilinear 4x
+/// upsampling, antialiased 2x-4x downsampling) and strides of 8, whose half-precision
+/// variants ptxas spilled (`cargo xtask kernels`). Cells per unit give about 8 outputs for
+/// upsampling and 4 for one phase; row tables of as many entries as the column taps (at
+/// least 2: a resize by the same ratio on both axes, or a one-axis resize).
+#[rustfmt::skip]
+pub const CELL_SHAPES: [CellShape; 12] = [
+    CellShape::new(2, 2, 1, 1, 0, 4),
+    CellShape::new(2, 2, 1, 2, 1, 4),
+    CellShape::new(4, 2, 1, 4, 1, 4),
+    CellShape::new(2, 4, 1, 1, 0, 2),
+    CellShape::new(2, 4, 1, 2, 2, 2),
+    CellShape::new(4, 4, 1, 4, 2, 2),
+    CellShape::new(2, 8, 1, 1, 0, 1),
+    CellShape::new(2, 8, 1, 2, 4, 1),
+    CellShape::new(2, 1, 2, 2, 0, 4),
+    CellShape::new(4, 1, 2, 4, 0, 4),
+    CellShape::new(4, 1, 4, 4, 0, 4),
+    CellShape::new(2, 1, 4, 2, 0, 4),
 ];
 
 /// The vector a unit of `shape` stores its outputs in where vectors of `max_vector` lanes are
@@ -315,15 +229,22 @@ pub fn separable_gather_cells<FS: Float, FD: Float, A: Float, N: Size>(
             }
         }
     } else {
-        for k in 0..vectors {
-            let q = first_cell * phases + k * lanes;
-            if q < layout.width {
-                for c in first..end {
+        // Each output summed from the tables into local memory (a runtime loop over the
+        // outputs: its unrolled form, or loops over the rows' counts, made ptxas or the HIP
+        // compiler spill registers, `cargo xtask kernels`), then stored as whole vectors.
+        let mut values = Array::<A>::new(outputs as usize);
+        for c in first..end {
+            for j in 0..outputs {
+                let q = u32::min(first_cell * phases + j, layout.width - 1);
+                values[j as usize] = table_value::<FS, A>(src, rows, cols, layout, n, c, p, q, row_taps, taps);
+            }
+            #[unroll]
+            for k in 0..vectors {
+                if first_cell * phases + k * lanes < layout.width {
                     let mut vector = Vector::<FD, N>::empty();
                     #[unroll]
                     for lane in 0..N::value() {
-                        let value = table_value::<FS, A>(src, rows, cols, layout, n, c, p, q + lane as u32, row_taps, taps);
-                        vector[lane] = FD::cast_from(value);
+                        vector[lane] = FD::cast_from(values[(k * lanes + lane as u32) as usize]);
                     }
                     dst[((dst_row + c * d.c) / lanes + k) as usize] = vector;
                 }
