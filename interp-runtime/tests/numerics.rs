@@ -273,6 +273,20 @@ fn sized(label: &'static str, input: [usize; 4], height: usize, width: usize) ->
     }
 }
 
+/// `case`'s forward (or backward) of `source` under `tuning` into a poisoned NCHW f32
+/// destination of shape `to`.
+fn run_nchw(client: &Client, case: &Case, backward: bool, source: &DeviceTensor, to: &[usize], tuning: Tuning) -> DeviceTensor {
+    let dst = poisoned(client, to, Layout::Nchw, DType::F32);
+    let options = case.options().tuning(tuning);
+    if backward {
+        interpolate_backward(client, case.config.mode, source.view(), dst.view(), &options)
+    } else {
+        interpolate(client, case.config.mode, source.view(), dst.view(), &options)
+    }
+    .expect("a valid call");
+    dst
+}
+
 /// Runs every configuration on `geometries` under `tuning`, both layouts, every dtype, forward
 /// and backward, against the f64 reference with poisoned outputs; prints and asserts.
 fn forced_matches_reference(what: &str, tuning: Tuning, geometries: &[Geometry]) {
@@ -484,17 +498,7 @@ fn cells_give_the_bits_of_blocks() {
                 };
                 let x = random(from.iter().product(), 9);
                 let source = upload(&client, &x, from, Layout::Nchw, DType::F32);
-                let run = |tuning: Tuning| {
-                    let dst = poisoned(&client, to, Layout::Nchw, DType::F32);
-                    let options = case.options().tuning(tuning);
-                    if backward {
-                        interpolate_backward(&client, case.config.mode, source.view(), dst.view(), &options)
-                    } else {
-                        interpolate(&client, case.config.mode, source.view(), dst.view(), &options)
-                    }
-                    .expect("a valid call");
-                    raw(&client, &dst)
-                };
+                let run = |tuning: Tuning| raw(&client, &run_nchw(&client, &case, backward, &source, to, tuning));
                 compared += 1;
                 let blocks = run(forced(Strategy::Blocks));
                 let label = format!("{} (backward: {backward})", case.name());
@@ -558,17 +562,7 @@ fn blocks_by_default_where_the_rule_says() {
         };
         let x = random(from.iter().product(), 5);
         let source = upload(&client, &x, from, Layout::Nchw, DType::F32);
-        let run = |tuning: Tuning| {
-            let dst = poisoned(&client, to, Layout::Nchw, DType::F32);
-            let options = case.options().tuning(tuning);
-            if backward {
-                interpolate_backward(&client, case.config.mode, source.view(), dst.view(), &options)
-            } else {
-                interpolate(&client, case.config.mode, source.view(), dst.view(), &options)
-            }
-            .expect("a valid call");
-            dst
-        };
+        let run = |tuning: Tuning| run_nchw(&client, &case, backward, &source, to, tuning);
         let (default, blocks) = (run(Tuning::default()), run(forced));
         assert_eq!(
             raw(&client, &default) == raw(&client, &blocks),

@@ -5,6 +5,7 @@
 use cubecl::prelude::*;
 
 use super::blocks::table_value;
+use super::planes::load_row;
 use super::{grid_position, table_slot, AxisTable, GatherLayout};
 
 /// A column table's repeating cells, as the host found them: cells `first..end` each read
@@ -152,16 +153,7 @@ pub fn separable_gather_cells<FS: Float, FD: Float, A: Float, N: Size>(
         let row_count = rows.count[p as usize];
         let mut row_offset = Array::<u32>::new(row_taps as usize);
         let mut row_weight = Array::<f32>::new(row_taps as usize);
-        #[unroll]
-        for a in 0..row_taps {
-            row_offset[a as usize] = 0;
-            row_weight[a as usize] = 0.0;
-            if a < row_count {
-                let slot = table_slot(rows, p, a, false) as usize;
-                row_offset[a as usize] = rows.index[slot] * s.h;
-                row_weight[a as usize] = rows.weight[slot];
-            }
-        }
+        load_row(rows, p, row_count, s.h, &mut row_offset, &mut row_weight, row_taps, false);
         // The template cell's weights (every unit reads the same slots: broadcast) and the
         // window's first source column.
         let template = run.first * phases;
@@ -230,17 +222,20 @@ pub fn separable_gather_cells<FS: Float, FD: Float, A: Float, N: Size>(
         }
     } else {
         // Each output summed from the tables into local memory (a runtime loop over the
-        // outputs: its unrolled form, or loops over the rows' counts, made ptxas or the HIP
+        // outputs: the lanes unrolled, or loops over the rows' counts, made ptxas or the HIP
         // compiler spill registers, `cargo xtask kernels`), then stored as whole vectors.
         let mut values = Array::<A>::new(outputs as usize);
+        let q0 = first_cell * phases;
+        // A bound the compiler cannot see: unrolled, the loop held every output's table
+        // entries at once (120 registers for bilinear, where the inner units need 32).
+        let in_width = u32::min(outputs, layout.width - q0);
         for c in first..end {
-            for j in 0..outputs {
-                let q = u32::min(first_cell * phases + j, layout.width - 1);
-                values[j as usize] = table_value::<FS, A>(src, rows, cols, layout, n, c, p, q, row_taps, taps);
+            for j in 0..in_width {
+                values[j as usize] = table_value::<FS, A>(src, rows, cols, layout, n, c, p, q0 + j, row_taps, taps);
             }
             #[unroll]
             for k in 0..vectors {
-                if first_cell * phases + k * lanes < layout.width {
+                if q0 + k * lanes < layout.width {
                     let mut vector = Vector::<FD, N>::empty();
                     #[unroll]
                     for lane in 0..N::value() {

@@ -67,34 +67,15 @@ pub fn separable_gather_planes<FS: Float, FD: Float, A: Float>(
     let s = layout.src_strides;
     let d = layout.dst_strides;
 
-    // The pixel's taps: source offsets within a plane and weights; entries past a row's count
-    // are never read from the source.
+    // The pixel's taps: source offsets within a plane and weights.
     let row_count = rows.count[p as usize];
     let col_count = cols.count[q as usize];
     let mut row_offset = Array::<u32>::new(row_taps as usize);
     let mut row_weight = Array::<f32>::new(row_taps as usize);
     let mut col_offset = Array::<u32>::new(col_taps as usize);
     let mut col_weight = Array::<f32>::new(col_taps as usize);
-    #[unroll]
-    for k in 0..row_taps {
-        row_offset[k as usize] = 0;
-        row_weight[k as usize] = 0.0;
-        if k < row_count {
-            let slot = table_slot(rows, p, k, true) as usize;
-            row_offset[k as usize] = rows.index[slot] * s.h;
-            row_weight[k as usize] = rows.weight[slot];
-        }
-    }
-    #[unroll]
-    for k in 0..col_taps {
-        col_offset[k as usize] = 0;
-        col_weight[k as usize] = 0.0;
-        if k < col_count {
-            let slot = table_slot(cols, q, k, true) as usize;
-            col_offset[k as usize] = cols.index[slot] * s.w;
-            col_weight[k as usize] = cols.weight[slot];
-        }
-    }
+    load_row(rows, p, row_count, s.h, &mut row_offset, &mut row_weight, row_taps, true);
+    load_row(cols, q, col_count, s.w, &mut col_offset, &mut col_weight, col_taps, true);
 
     let first = group * planes;
     let end = u32::min(first + planes, layout.channels);
@@ -148,6 +129,33 @@ pub fn separable_gather_planes<FS: Float, FD: Float, A: Float>(
                 }
             }
             dst[(dst_pixel + c * d.c) as usize] = FD::cast_from(acc);
+        }
+    }
+}
+
+/// The first `taps` entries of row `o` of `table` (`count` entries): each index times
+/// `stride` (a source offset) into `offsets`, each weight into `weights`; zeros past the
+/// count, which the sums never read from the source.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn load_row(
+    table: &AxisTable,
+    o: u32,
+    count: u32,
+    stride: u32,
+    offsets: &mut Array<u32>,
+    weights: &mut Array<f32>,
+    #[comptime] taps: u32,
+    #[comptime] tap_major: bool,
+) {
+    #[unroll]
+    for k in 0..taps {
+        offsets[k as usize] = 0;
+        weights[k as usize] = 0.0;
+        if k < count {
+            let slot = table_slot(table, o, k, tap_major) as usize;
+            offsets[k as usize] = table.index[slot] * stride;
+            weights[k as usize] = table.weight[slot];
         }
     }
 }
