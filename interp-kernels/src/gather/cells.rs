@@ -57,14 +57,14 @@ impl CellShape {
 /// The shapes the cells kernel is built for (the runtime launches no other): integer
 /// upsampling by 2, 4 and 8 with one tap (nearest, area), two (bilinear) and four
 /// (bicubic) per output, their phases split at half the cell; the adjoints of those
-/// upsamples and integer downsampling (one phase; 2 and 4 taps per output at a stride of 2
-/// or 4). Not built: 8 taps per output (the adjoints of bicubic 2x and bilinear 4x
-/// upsampling, antialiased 2x-4x downsampling) and strides of 8, whose half-precision
-/// variants ptxas spilled (`cargo xtask kernels`). Cells per unit give about 8 outputs for
-/// upsampling and 4 for one phase; row tables of as many entries as the column taps (at
-/// least 2: a resize by the same ratio on both axes, or a one-axis resize).
+/// upsamples and integer downsampling (one phase; 2, 4 and 8 taps per output at a stride of
+/// 2 or 4: the adjoints of bicubic 2x and bilinear 4x upsampling, antialiased downsampling).
+/// Not built: strides of 8, whose half-precision variants ptxas spilled (`cargo xtask
+/// kernels`). Cells per unit give about 8 outputs for upsampling and 4 for one phase; row
+/// tables of as many entries as the column taps (at least 2: a resize by the same ratio on
+/// both axes, or a one-axis resize).
 #[rustfmt::skip]
-pub const CELL_SHAPES: [CellShape; 12] = [
+pub const CELL_SHAPES: [CellShape; 14] = [
     CellShape::new(2, 2, 1, 1, 0, 4),
     CellShape::new(2, 2, 1, 2, 1, 4),
     CellShape::new(4, 2, 1, 4, 1, 4),
@@ -77,6 +77,8 @@ pub const CELL_SHAPES: [CellShape; 12] = [
     CellShape::new(4, 1, 2, 4, 0, 4),
     CellShape::new(4, 1, 4, 4, 0, 4),
     CellShape::new(2, 1, 4, 2, 0, 4),
+    CellShape::new(8, 1, 2, 8, 0, 4),
+    CellShape::new(8, 1, 4, 8, 0, 4),
 ];
 
 /// The vector a unit of `shape` stores its outputs in where vectors of `max_vector` lanes are

@@ -211,33 +211,33 @@ mod tests {
         Some((cells, cell_shape(cells.phases, cells.stride, cells.taps, cells.split)))
     }
 
-    /// The filters' integer resizes (and their adjoints) repeat, every cell but the clamped
-    /// edges in the run, in the kernel's shapes where it is built for them.
+    /// The filters' integer resizes (and their adjoints) repeat in the kernel's shapes, with
+    /// every cell but the clamped edges in the run.
     #[test]
     fn integer_resizes_run_in_cell_shapes() {
-        // (mode, antialias, in, out, (phases, stride, taps), whether the kernel is built for it)
+        // (mode, antialias, in, out, (phases, stride, taps))
         let cases = [
-            (Mode::Nearest, false, 64, 128, (2, 1, 1), true),
-            (Mode::Bilinear, false, 64, 128, (2, 1, 2), true),
-            (Mode::Bicubic, false, 64, 128, (2, 1, 4), true),
-            (Mode::Bilinear, false, 64, 256, (4, 1, 2), true),
-            (Mode::Bicubic, false, 64, 256, (4, 1, 4), true),
-            (Mode::Bilinear, false, 64, 512, (8, 1, 2), true),
-            (Mode::Area, false, 128, 64, (1, 2, 2), true),
-            (Mode::Bilinear, false, 128, 64, (1, 2, 2), true),
-            (Mode::Bilinear, true, 128, 64, (1, 2, 4), true),
-            (Mode::Bicubic, true, 128, 64, (1, 2, 8), false),
-            (Mode::Area, false, 256, 64, (1, 4, 4), true),
-            (Mode::Bilinear, true, 256, 64, (1, 4, 8), false),
+            (Mode::Nearest, false, 64, 128, (2, 1, 1)),
+            (Mode::Bilinear, false, 64, 128, (2, 1, 2)),
+            (Mode::Bicubic, false, 64, 128, (2, 1, 4)),
+            (Mode::Bilinear, false, 64, 256, (4, 1, 2)),
+            (Mode::Bicubic, false, 64, 256, (4, 1, 4)),
+            (Mode::Bilinear, false, 64, 512, (8, 1, 2)),
+            (Mode::Area, false, 128, 64, (1, 2, 2)),
+            (Mode::Bilinear, false, 128, 64, (1, 2, 2)),
+            (Mode::Bilinear, true, 128, 64, (1, 2, 4)),
+            (Mode::Bicubic, true, 128, 64, (1, 2, 8)),
+            (Mode::Area, false, 256, 64, (1, 4, 4)),
+            (Mode::Bilinear, true, 256, 64, (1, 4, 8)),
         ];
-        for (mode, antialias, in_len, out_len, (phases, stride, taps), built) in cases {
+        for (mode, antialias, in_len, out_len, (phases, stride, taps)) in cases {
             let (cells, shape) = mode_cells(mode, antialias, in_len, out_len, false).unwrap();
             assert_eq!(
                 (cells.phases, cells.stride, cells.taps),
                 (phases, stride, taps),
                 "{mode:?} {in_len} -> {out_len}"
             );
-            assert_eq!(shape.is_some(), built, "{mode:?} {in_len} -> {out_len}: {cells:?}");
+            assert!(shape.is_some(), "{mode:?} {in_len} -> {out_len}: {cells:?} has no kernel shape");
             let edge = 4;
             assert!(
                 cells.first <= edge && cells.end + edge >= out_len as u32 / phases,
@@ -246,19 +246,19 @@ mod tests {
         }
         // Adjoints of upsampling: one phase, a stride of the ratio.
         let adjoints = [
-            (Mode::Nearest, 2, 2, true),
-            (Mode::Bilinear, 2, 4, true),
-            (Mode::Bicubic, 2, 8, false),
-            (Mode::Bilinear, 4, 8, false),
+            (Mode::Nearest, 2, 2),
+            (Mode::Bilinear, 2, 4),
+            (Mode::Bicubic, 2, 8),
+            (Mode::Bilinear, 4, 8),
         ];
-        for (mode, ratio, taps, built) in adjoints {
+        for (mode, ratio, taps) in adjoints {
             let (cells, shape) = mode_cells(mode, false, 64, 64 * ratio, true).unwrap();
             assert_eq!(
                 (cells.phases, cells.stride, cells.taps),
                 (1, ratio as u32, taps),
                 "{mode:?} up {ratio} adjoint"
             );
-            assert_eq!(shape.is_some(), built, "{mode:?} up {ratio} adjoint");
+            assert!(shape.is_some(), "{mode:?} up {ratio} adjoint: no kernel shape");
             assert!(cells.first <= 4 && cells.end + 4 >= 64, "{mode:?}: {cells:?}");
         }
     }
