@@ -59,10 +59,11 @@ impl CellShape {
 /// (bicubic) per output, their phases split at half the cell; the adjoints of those
 /// upsamples and integer downsampling (one phase; 2, 4 and 8 taps per output at a stride of
 /// 2 or 4: the adjoints of bicubic 2x and bilinear 4x upsampling, antialiased downsampling).
-/// Not built: strides of 8, whose half-precision variants ptxas spilled (`cargo xtask
-/// kernels`, before the edge units' loop took its present form; not tried since). Cells per unit give about 8 outputs for upsampling and 4 for one phase; row
-/// tables of as many entries as the column taps (at least 2: a resize by the same ratio on
-/// both axes, or a one-axis resize).
+/// Not built: strides of 8 (area 8x, the adjoints of 8x upsampling), whose half-precision
+/// variants ptxas spilled (`cargo xtask kernels`, tried again in their present form: 52
+/// bytes). Cells per unit give about 8 outputs for upsampling and 4 for one phase; row tables
+/// of as many entries as the column taps (at least 2: a resize by the same ratio on both
+/// axes, or a one-axis resize).
 #[rustfmt::skip]
 pub const CELL_SHAPES: [CellShape; 14] = [
     CellShape::new(2, 2, 1, 1, 0, 4),
