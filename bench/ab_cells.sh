@@ -4,15 +4,18 @@
 # cells kernel where its shapes apply and the default elsewhere), interleaved, twice, in one
 # machine session; then each case's ratio, grouped by what the cells kernel replaced.
 # Run on the GPU machine after `cargo xtask gpu-bundle` (carry `.gpu`); logs under $OUT.
+# RESAMPLE (the bench binary) and ONLY (which cases) may be set for a trial run elsewhere.
 set -uo pipefail
 OUT=${OUT:-gpu-out}
+RESAMPLE=${RESAMPLE:-.gpu/bin/resample}
+ONLY=${ONLY:-nchw}
 mkdir -p "$OUT"
 [ -f .gpu/bin.tar.xz ] && [ ! -d .gpu/bin ] && tar -C .gpu -xJf .gpu/bin.tar.xz
 run() {
     local name=$1
     shift
     mkdir -p "$OUT/$name"
-    timeout 250 .gpu/bin/resample --workloads bench/workloads.json --only nchw --out "$OUT/$name" "$@" \
+    timeout 250 "$RESAMPLE" --workloads bench/workloads.json --only "$ONLY" --out "$OUT/$name" "$@" \
         > "$OUT/$name/stdout.txt" 2> "$OUT/$name/stderr.txt"
     echo "$name rc=$?"
 }
