@@ -43,11 +43,6 @@ impl CellShape {
         }
     }
 
-    /// Source values a unit reads per tap row: its cells' windows, overlapping.
-    pub const fn window(&self) -> u32 {
-        self.stride * (self.cells - 1) + self.taps + if self.split > 0 { 1 } else { 0 }
-    }
-
     /// Destination columns per unit.
     pub const fn outputs(&self) -> u32 {
         self.phases * self.cells
