@@ -6,11 +6,11 @@
 use cubecl::prelude::*;
 
 use crate::gather::{
-    cell_vector, separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cells,
-    separable_gather_pixel_strips, separable_gather_planes, separable_gather_strips, separable_gather_teams,
-    separable_gather_teams_channels, separable_gather_tiled, team_vector_lanes, AxisTableCompilationArg, CellRunCompilationArg, CellShape,
-    GatherLayoutCompilationArg, Sequence4CompilationArg, BLOCK_SHAPES, CELL_SHAPES, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES, TEAMS,
-    TEAM_CUBE, TILE_H, TILE_W,
+    cell_vector, separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cell_edges,
+    separable_gather_cells, separable_gather_pixel_strips, separable_gather_planes, separable_gather_strips, separable_gather_teams,
+    separable_gather_teams_channels, separable_gather_tiled, team_vector_lanes, AxisTableCompilationArg, CellEdgesCompilationArg,
+    CellRunCompilationArg, CellShape, GatherLayoutCompilationArg, Sequence4CompilationArg, BLOCK_SHAPES, CELL_SHAPES, CHANNEL_TEAMS,
+    MAX_STRIP, PLANE_SHAPES, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
 };
 use crate::UNITS_PER_CUBE;
 
@@ -115,7 +115,9 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
             push(format!("gather {types} blocks {row_taps}x{col_taps}{rows}"), definition);
         }
     }
-    // Cells, like blocks, in a call's own f16, bf16 or f32.
+    // Cells, like blocks, in a call's own f16, bf16 or f32; their edges' kernel for each
+    // (row taps, column taps) of the shapes.
+    let mut edge_shapes = Vec::new();
     for shape in CELL_SHAPES.into_iter().filter(|_| blocks) {
         let CellShape {
             row_taps,
@@ -130,7 +132,11 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
             let definition = define!(
                 separable_gather_cells::SeparableGatherCells<FS, FD, A, R>,
                 line(),
-                CellRunCompilationArg { first: (), end: () },
+                CellRunCompilationArg {
+                    template: (),
+                    first_unit: (),
+                    units: ()
+                },
                 (),
                 v,
                 row_taps,
@@ -141,10 +147,24 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
                 cells
             );
             push(
-                format!("gather {types} cells {phases} phases stride {stride} x{taps} v{v}"),
+                format!("gather {types} cells {phases} phases stride {stride} x{taps} rows {row_taps} v{v}"),
                 definition,
             );
         }
+        if !edge_shapes.contains(&(row_taps, taps)) {
+            edge_shapes.push((row_taps, taps));
+        }
+    }
+    for (row_taps, col_taps) in edge_shapes {
+        let definition = define!(
+            separable_gather_cell_edges::SeparableGatherCellEdges<FS, FD, A, R>,
+            line(),
+            CellEdgesCompilationArg { left: (), right: () },
+            (),
+            row_taps,
+            col_taps
+        );
+        push(format!("gather {types} cell edges {row_taps}x{col_taps}"), definition);
     }
     for team in TEAMS {
         for channels_fastest in [false, true] {

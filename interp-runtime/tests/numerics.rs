@@ -446,6 +446,9 @@ fn cells_read_shared_windows() {
         sized("3x6 -> 3x48", [1, 5, 3, 6], 3, 48),
         sized("12x96 -> 6x24", [1, 5, 12, 96], 6, 24),
         sized("8x66 -> 4x33", [1, 3, 8, 66], 4, 33),
+        // Width alone: row tables of one entry (the one-row shapes).
+        sized("4x72 -> 4x36", [2, 3, 4, 72], 4, 36),
+        sized("3x10 -> 3x40", [1, 4, 3, 10], 3, 40),
     ];
     let stores = [
         ("cells, scalar stores", Some(1), &[Layout::Nchw, Layout::PaddedView][..]),

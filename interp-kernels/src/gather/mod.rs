@@ -22,7 +22,10 @@ mod width;
 use sum::{blocks_of, plain_sum, CompensatedSum};
 
 pub use blocks::{block_shape, separable_gather_blocks, BLOCK, BLOCK_SHAPES};
-pub use cells::{cell_shape, cell_vector, separable_gather_cells, CellRun, CellRunCompilationArg, CellRunLaunch, CellShape, CELL_SHAPES};
+pub use cells::{
+    cell_shape, cell_vector, separable_gather_cell_edges, separable_gather_cells, CellEdges, CellEdgesCompilationArg, CellEdgesLaunch,
+    CellRun, CellRunCompilationArg, CellRunLaunch, CellShape, CELL_SHAPES,
+};
 pub use pixel_strips::separable_gather_pixel_strips;
 pub use planes::{plane_shape, plane_shape_factored, separable_gather_planes, PLANE_SHAPES};
 pub use sum::SUM_BLOCK;

@@ -37,12 +37,24 @@ pub(super) struct CellsLaunch {
     pub planes: u32,
     /// Outputs per store (see `cell_vector`), or 1.
     pub vector: usize,
+    /// The units of a destination row wholly inside the run: `first_unit..first_unit + units`.
+    pub first_unit: u32,
+    pub units: u32,
+}
+
+impl CellsLaunch {
+    /// The destination columns the inner units write: `left..right`; the edges' kernel
+    /// writes the others.
+    pub fn inner_columns(&self) -> (u32, u32) {
+        let outputs = self.shape.outputs();
+        (self.first_unit * outputs, (self.first_unit + self.units) * outputs)
+    }
 }
 
 /// The cells kernel where the tuning forces it and it applies: width-contiguous source and
 /// destination (NCHW) in one dtype of f16, bf16 or f32, a column table that repeats in one of
-/// `CELL_SHAPES` with no wider rows at its edges, at least half of its cells in the run, row
-/// tables within the shape's row taps. Its units store whole aligned vectors along the width
+/// `CELL_SHAPES` with no wider rows at its edges, at least half of a row's cells in units
+/// wholly inside the run, row tables within the shape's row taps. Its units store whole aligned vectors along the width
 /// where the destination's width and other strides allow. Not yet picked by default: no H200 was lent to the
 /// session that built it, and the rules change only on measurements (docs/PERFORMANCE.md v17).
 pub(super) fn cells<R: Runtime>(
@@ -59,10 +71,12 @@ pub(super) fn cells<R: Runtime>(
         return None;
     }
     let run = cols.cells?;
-    let shape = cell_shape(run.phases, run.stride, run.taps, run.split)?;
+    let shape = cell_shape(run.phases, run.stride, run.taps, run.split, u32::try_from(rows.width).ok()?)?;
     let row_cells = io.dst_view.shape[3] / run.phases as usize;
-    let in_run = (run.end - run.first) as usize;
-    if cols.width != run.taps as usize || rows.width > shape.row_taps as usize || 2 * in_run < row_cells {
+    // Units of whole cells inside the run (a unit's cells start at a multiple of `cells`).
+    let first_unit = run.first.div_ceil(shape.cells);
+    let units = (run.end / shape.cells).saturating_sub(first_unit);
+    if cols.width != run.taps as usize || units == 0 || 2 * ((units * shape.cells) as usize) < row_cells {
         return None;
     }
     let widest = client
@@ -77,6 +91,8 @@ pub(super) fn cells<R: Runtime>(
         cells: run,
         planes: channels_per_unit(io, shape.outputs() as usize),
         vector: if whole { vector } else { 1 },
+        first_unit,
+        units,
     })
 }
 
@@ -208,7 +224,10 @@ mod tests {
         } else {
             regular_cells(&taps, in_len)
         }?;
-        Some((cells, cell_shape(cells.phases, cells.stride, cells.taps, cells.split)))
+        Some((
+            cells,
+            cell_shape(cells.phases, cells.stride, cells.taps, cells.split, cells.taps.max(2)),
+        ))
     }
 
     /// The filters' integer resizes (and their adjoints) repeat in the kernel's shapes, with

@@ -5,9 +5,10 @@ use std::sync::Arc;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use interp_kernels::gather::{
-    separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cells, separable_gather_pixel_strips,
-    separable_gather_planes, separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled,
-    CellRunLaunch, GatherLayoutLaunch, Sequence4Launch, BLOCK, SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
+    separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cell_edges, separable_gather_cells,
+    separable_gather_pixel_strips, separable_gather_planes, separable_gather_strips, separable_gather_teams,
+    separable_gather_teams_channels, separable_gather_tiled, CellEdgesLaunch, CellRunLaunch, GatherLayoutLaunch, Sequence4Launch, BLOCK,
+    SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
 };
 
 use super::cells::{cells, CellsLaunch};
@@ -306,21 +307,49 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
 /// `launch.planes` channels.
 fn gather_cells<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable, launch: CellsLaunch) {
     let [n, c, h, w] = io.dst_view.shape;
-    let layout = scalar_layout(io);
+    let layout = |io: &GatherIo| scalar_layout::<R>(io);
     let shape = launch.shape;
-    // At most n * c * h * w units, which validation bounds by u32.
-    let units = n * c.div_ceil(launch.planes as usize) * h * w.div_ceil(shape.outputs() as usize);
+    let groups = c.div_ceil(launch.planes as usize);
     let dim = CubeDim::new_1d(UNITS_PER_CUBE);
-    let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
-    // SAFETY: as in `gather_pass`; units inside the run read the window its cells' table rows
-    // read (the host checked every cell of the run), the others only slots below their rows'
-    // counts, which are at most the shape's taps (`cells` checked the tables' widths); vectors
-    // of `launch.vector` outputs divide the width and the other strides (`cells` checked).
+    let (left, right) = launch.inner_columns();
+    // At most n * c * h * w units each, which validation bounds by u32.
+    let inner_units = n * groups * h * launch.units as usize;
+    let edge_units = n * groups * h * (w - (right - left) as usize);
+    // SAFETY: as in `gather_pass`; inner units read the window their cells' table rows read
+    // (the host checked every cell of the run) or, for rows past a row's count, the same
+    // columns of the plane's first row; edge units read only slots below their rows' counts,
+    // which are at most the shape's taps (`cells` checked the tables' widths); vectors of
+    // `launch.vector` outputs divide the width and the other strides (`cells` checked), and
+    // inner units start at multiples of their outputs.
     unsafe {
-        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, 1));
+        let src = || ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, 1));
+        if edge_units > 0 {
+            let count = cubecl::calculate_cube_count_elemwise(client, edge_units, dim);
+            let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, 1));
+            let edges = CellEdgesLaunch::new(left, right);
+            macro_rules! launch {
+                ($fs:ty, $fd:ty, $a:ty) => {
+                    separable_gather_cell_edges::launch_unchecked::<$fs, $fd, $a, R>(
+                        client,
+                        count,
+                        dim,
+                        src(),
+                        dst,
+                        rows.arg(false),
+                        cols.arg(false),
+                        layout(io),
+                        edges,
+                        launch.planes,
+                        shape.row_taps,
+                        shape.taps,
+                    )
+                };
+            }
+            dispatch_dtypes!(io, launch);
+        }
+        let count = cubecl::calculate_cube_count_elemwise(client, inner_units, dim);
         let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, launch.vector));
-        let (rows, cols) = (rows.arg(false), cols.arg(false));
-        let run = CellRunLaunch::new(launch.cells.first, launch.cells.end);
+        let run = CellRunLaunch::new(launch.cells.first, launch.first_unit, launch.units);
         macro_rules! launch {
             ($fs:ty, $fd:ty, $a:ty) => {
                 separable_gather_cells::launch_unchecked::<$fs, $fd, $a, R>(
@@ -328,11 +357,11 @@ fn gather_cells<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
                     count,
                     dim,
                     launch.vector,
-                    src,
+                    src(),
                     dst,
-                    rows,
-                    cols,
-                    layout,
+                    rows.arg(false),
+                    cols.arg(false),
+                    layout(io),
                     run,
                     launch.planes,
                     shape.row_taps,
