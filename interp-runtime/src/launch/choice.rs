@@ -94,7 +94,8 @@ pub(super) fn strategy<R: Runtime>(
     let (max_x, max_y, max_z) = client.properties().hardware.max_cube_count;
     let fits = |count: usize, max: u32| count <= max as usize;
     let tiles_fit = fits(w.div_ceil(TILE_W as usize), max_x) && fits(h.div_ceil(TILE_H as usize), max_y) && fits(n * c, max_z);
-    let chosen = match io.tuning.strategy {
+    let forced = io.tuning.strategy.filter(|_| !by_rule(io));
+    let chosen = match forced {
         Some(Strategy::OnePass) => Strategy::OnePass,
         Some(Strategy::TwoPass) => Strategy::TwoPass,
         Some(Strategy::Tiled) if !channel_vectors => Strategy::Tiled,
@@ -192,7 +193,7 @@ pub(super) struct PlanesLaunch {
 /// - the one-axis shapes of more than `MAX_DEFAULT_PLANE_TAPS` taps.
 pub(super) fn planes(io: &GatherIo, widths: (u64, u64), vectorization: Vectorization) -> Option<PlanesLaunch> {
     let forced = io.tuning.strategy == Some(Strategy::Planes);
-    if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !(forced || io.tuning.strategy.is_none()) {
+    if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !(forced || by_rule(io)) {
         return None;
     }
     let narrow = |width: u64| u32::try_from(width.max(1)).unwrap_or(u32::MAX);
@@ -240,6 +241,13 @@ fn single_channel_signal(io: &GatherIo) -> bool {
     c == 1 && h == 1 && io.src_view.shape[2] == 1
 }
 
+/// Whether the default rules pick the gather: no strategy forced, or the cells kernel forced
+/// where it does not apply (`cells` runs first and declines then; its fallback is the
+/// default, so that a sweep with cells forced times the default wherever cells do not run).
+pub(super) fn by_rule(io: &GatherIo) -> bool {
+    matches!(io.tuning.strategy, None | Some(Strategy::Cells))
+}
+
 /// Channels one unit of the planes or blocks kernel serves, for units of `pixels` destination
 /// pixels each: the tuning's, else as many (up to `MAX_PLANES`, `MAX_PLANES_HALF` in half
 /// precision) as leave about `PLANES_TARGET_UNITS` units; never more than the channels.
@@ -261,7 +269,7 @@ pub(super) fn channels_per_unit(io: &GatherIo, pixels: usize) -> u32 {
 /// another strategy; by default where [`blocks_pay`].
 pub(super) fn blocks(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), vectorization: Vectorization) -> Option<PlanesLaunch> {
     let forced = io.tuning.strategy == Some(Strategy::Blocks);
-    if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !(forced || io.tuning.strategy.is_none()) {
+    if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !(forced || by_rule(io)) {
         return None;
     }
     // Built for one pass in a call's own f16, bf16 or f32 (its f64 variants spilled registers).
@@ -357,7 +365,7 @@ pub(super) fn teams_source_vector<R: Runtime>(client: &ComputeClient<R>, io: &Ga
 /// forced by the tuning or picked by [`teams_pay`].
 pub(super) fn teams(io: &GatherIo, widths: (u64, u64), vectorization: Vectorization, uniform: bool, vector: u32) -> Option<TeamsLaunch> {
     let forced = io.tuning.strategy == Some(Strategy::Teams);
-    let pays = io.tuning.strategy.is_none() && teams_pay(io, widths, uniform);
+    let pays = by_rule(io) && teams_pay(io, widths, uniform);
     if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !(forced || pays) {
         return None;
     }
@@ -399,7 +407,7 @@ pub(super) fn channel_teams(io: &GatherIo, widths: (u64, u64), vectorization: Ve
     };
     let channels_last = io.src_view.channels_last() && io.dst_view.channels_last();
     let forced = io.tuning.strategy == Some(Strategy::Teams);
-    if !uniform || !channels_last || !(forced || (io.tuning.strategy.is_none() && channel_teams_pay(io))) {
+    if !uniform || !channels_last || !(forced || (by_rule(io) && channel_teams_pay(io))) {
         return None;
     }
     let min_team = io.tuning.min_team.unwrap_or(1);

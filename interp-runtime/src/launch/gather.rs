@@ -78,14 +78,15 @@ pub(crate) fn gather<R: Runtime>(
     let channel_vectors = matches!(vectors, Vectorization::Channels(v) if v > 1);
     let uniform = rows.uniform_taps && cols.uniform_taps;
     let source_vector = teams_source_vector(client, io, uniform, cols.window_alignment);
+    // Forced cells first: where they do not apply the default rules decide (`by_rule`).
+    if let Some(launch) = cells(client, io, rows, cols, vectors) {
+        return gather_cells(client, io, rows, cols, launch);
+    }
     if let Some(launch) = teams(io, widths, vectors, uniform, source_vector) {
         return gather_teams(client, io, rows, cols, launch);
     }
     if let Some(launch) = channel_teams(io, widths, vectors, uniform) {
         return gather_teams_channels(client, io, rows, cols, launch);
-    }
-    if let Some(launch) = cells(client, io, rows, cols, vectors) {
-        return gather_cells(client, io, rows, cols, launch);
     }
     if let Some(launch) = blocks(io, widths, (rows.mean_taps, cols.mean_taps), vectors) {
         return gather_planes(client, io, rows, cols, launch);
