@@ -530,6 +530,8 @@ fn cells_give_the_bits_of_blocks() {
 /// antialiased bicubic downsample give the bits of the forced blocks kernel (which differ
 /// from the planes kernel's); the backward of a plain 3.5x bicubic downsample (adjoint rows
 /// of mostly one entry, at most two) and an upsample to 28 columns do not. Each matches the f64 reference.
+/// (Where the cells rule picks the cells kernel instead, its bits are blocks': the first and
+/// third cases.)
 #[test]
 fn blocks_by_default_where_the_rule_says() {
     let client = client();
@@ -578,6 +580,63 @@ fn blocks_by_default_where_the_rule_says() {
         } else {
             reference::forward(&x, &plan.input, &rows, &cols)
         };
+        let (actual, gaps) = download(&client, &default);
+        compare(&actual, gaps, &expected, DType::F32).unwrap_or_else(|e| panic!("{}: {e}", case.name()));
+    }
+}
+
+/// The default rule runs the cells kernel where it says and not elsewhere (f32: upsampling
+/// phases of at least 8 taps a cell, vector stores, rows mostly inner): a bicubic resize that
+/// upsamples the width 2x and halves the height (blocks do not apply: a shrinking axis) gives
+/// the forced cells kernel's bits, not the planes kernel's (pair products); a bilinear 2x
+/// downsample in f32 (one phase: not by default) gives other bits than forced cells. Each
+/// matches the f64 reference.
+#[test]
+fn cells_by_default_where_the_rule_says() {
+    let client = client();
+    let config = |mode| {
+        configs()
+            .into_iter()
+            .find(|c| c.mode == mode && !c.antialias && !c.align_corners && c.border.is_none())
+            .expect("config")
+    };
+    let forced = |strategy| Tuning {
+        strategy: Some(strategy),
+        ..Tuning::default()
+    };
+    // (case, whether the default runs cells)
+    let cases = [
+        (
+            Case {
+                config: config(interp_runtime::Mode::Bicubic),
+                geometry: sized("64x80 -> 32x160", [1, 3, 64, 80], 32, 160),
+            },
+            true,
+        ),
+        (
+            Case {
+                config: config(interp_runtime::Mode::Bilinear),
+                geometry: sized("64x256 -> 32x128", [1, 3, 64, 256], 32, 128),
+            },
+            false,
+        ),
+    ];
+    for (case, by_default) in cases {
+        let plan = case.plan();
+        let (rows, cols) = case.taps();
+        let x = random(plan.input.iter().product(), 9);
+        let source = upload(&client, &x, &plan.input, Layout::Nchw, DType::F32);
+        let run = |tuning: Tuning| raw(&client, &run_nchw(&client, &case, false, &source, &plan.output, tuning));
+        let default = run_nchw(&client, &case, false, &source, &plan.output, Tuning::default());
+        let (cells, planes) = (run(forced(Strategy::Cells)), run(forced(Strategy::Planes)));
+        assert_ne!(cells, planes, "{}: cells and planes should differ in bits here", case.name());
+        assert_eq!(
+            raw(&client, &default) == cells,
+            by_default,
+            "{}: the default should run cells: {by_default}",
+            case.name()
+        );
+        let expected = reference::forward(&x, &plan.input, &rows, &cols);
         let (actual, gaps) = download(&client, &default);
         compare(&actual, gaps, &expected, DType::F32).unwrap_or_else(|e| panic!("{}: {e}", case.name()));
     }

@@ -51,12 +51,12 @@ impl CellsLaunch {
     }
 }
 
-/// The cells kernel where the tuning forces it and it applies: width-contiguous source and
-/// destination (NCHW) in one dtype of f16, bf16 or f32, a column table that repeats in one of
-/// `CELL_SHAPES` with no wider rows at its edges, at least half of a row's cells in units
-/// wholly inside the run, row tables within the shape's row taps. Its units store whole aligned vectors along the width
-/// where the destination's width and other strides allow. Not yet picked by default: no H200 was lent to the
-/// session that built it, and the rules change only on measurements (docs/PERFORMANCE.md v17).
+/// The cells kernel where it applies: width-contiguous source and destination (NCHW) in one
+/// dtype of f16, bf16 or f32, a column table that repeats in one of `CELL_SHAPES` with no
+/// wider rows at its edges, at least half of a row's cells in units wholly inside the run,
+/// row tables within the shape's row taps; forced by the tuning, or by default where
+/// [`cells_pay`]. Its units store whole aligned vectors along the width where the
+/// destination's width and other strides allow.
 pub(super) fn cells<R: Runtime>(
     client: &ComputeClient<R>,
     io: &GatherIo,
@@ -64,7 +64,8 @@ pub(super) fn cells<R: Runtime>(
     cols: &DeviceTable,
     vectorization: Vectorization,
 ) -> Option<CellsLaunch> {
-    if matches!(vectorization, Vectorization::Channels(v) if v > 1) || io.tuning.strategy != Some(Strategy::Cells) {
+    let forced = io.tuning.strategy == Some(Strategy::Cells);
+    if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !(forced || io.tuning.strategy.is_none()) {
         return None;
     }
     if io.src_dtype != io.dst_dtype || io.dst_dtype == DType::F64 || io.src_view.strides[3] != 1 || io.dst_view.strides[3] != 1 {
@@ -86,14 +87,56 @@ pub(super) fn cells<R: Runtime>(
         .min(max_vector(io));
     let vector = cell_vector(shape, widest);
     let whole = io.dst_view.shape[3].is_multiple_of(vector) && strides_divide(&io.dst_view, vector, &[0, 1, 2]);
-    Some(CellsLaunch {
+    let launch = CellsLaunch {
         shape,
         cells: run,
         planes: channels_per_unit(io, shape.outputs() as usize),
         vector: if whole { vector } else { 1 },
         first_unit,
         units,
-    })
+    };
+    (forced || cells_pay(io.element_bytes(), &launch, io.dst_view.shape[3])).then_some(launch)
+}
+
+/// Least share of a destination row the inner units must cover by default (7/8): the edges
+/// run in a second kernel, per output from the tables.
+const MIN_INNER_EIGHTHS: usize = 7;
+
+/// Fewest inner units per destination row for the one shape the blocks kernel already serves
+/// well (two phases of two taps beside rows of two or more: 2-D bilinear 2x upsampling and
+/// the adjoint of antialiased 2x downsampling): a warp's 32 units then lie in one row.
+const MIN_BLOCK_GROUND_UNITS: u32 = 32;
+
+/// Where the cells kernel beats the v16 default (measured on the H200, `bench/ab_cells.sh`:
+/// every NCHW case of the suite, default against forced cells, docs/PERFORMANCE.md v17), for
+/// elements of `element_bytes` into rows of `width`:
+/// - half precision (the gathers the v16 counters found issue-bound, where cells cut the
+///   instructions per output the most): every shape with a stride of at most 2 (upsampling
+///   forward 1.1-2.1x, 2x downsampling 1.2-2.1x, their adjoints 1.1-2.2x), and a stride of 4
+///   only with one-row tables (1-D signals: 1.5-1.6x). 2-D shapes at a stride of 4 lost
+///   (0.7-0.95x): a unit loads 4-8 tap rows of 16-20 columns in several batches, and a
+///   warp's every load spans 32 x 16 columns;
+/// - f32 (twice the bytes per instruction, nearer the DRAM share): only upsampling phases
+///   that read at least 8 taps per cell (bicubic 2x, bilinear 4x and 8x and the adjoints of
+///   antialiased downsampling: 1.1-2.0x); 2x bilinear, nearest and one-phase shapes lost
+///   there (0.64-0.9x);
+/// - whole vector stores (scalar stores of rows of 14-76 columns lost 0.2-0.7x), inner units
+///   over [`MIN_INNER_EIGHTHS`] of the row (rows of 16-32 columns, half of them in the edges'
+///   kernel, lost 0.5-0.8x), and for 2-D bilinear 2x (where blocks read 9 values per 4
+///   outputs) at least [`MIN_BLOCK_GROUND_UNITS`] units a row (U-Net decoders of 64-256
+///   columns: 0.85-0.94x; 512-1920 columns: 1.1-2.0x).
+pub(super) fn cells_pay(element_bytes: usize, launch: &CellsLaunch, width: usize) -> bool {
+    let shape = launch.shape;
+    let one_row = shape.row_taps == 1;
+    let shape_pays = if element_bytes <= 2 {
+        shape.stride <= 2 || one_row
+    } else {
+        shape.phases > 1 && shape.phases * shape.taps >= 8
+    };
+    let (left, right) = launch.inner_columns();
+    let inner = (right - left) as usize;
+    let block_ground = shape.phases == 2 && shape.taps == 2 && !one_row;
+    shape_pays && launch.vector > 1 && 8 * inner >= MIN_INNER_EIGHTHS * width && (!block_ground || launch.units >= MIN_BLOCK_GROUND_UNITS)
 }
 
 /// Most phases or stride of a repeating table (a ratio of at most 8 either way).
@@ -280,6 +323,67 @@ mod tests {
             assert!(shape.is_some(), "{mode:?} up {ratio} adjoint: no kernel shape");
             assert!(cells.first <= 4 && cells.end + 4 >= 64, "{mode:?}: {cells:?}");
         }
+    }
+
+    /// A launch of `shape` into rows of `width` whose table repeats in every cell but
+    /// `edge_cells` at each end, with vector stores where `vector`.
+    fn launch_of(shape: CellShape, width: u32, edge_cells: u32, vector: bool) -> (CellsLaunch, usize) {
+        let row_cells = width / shape.phases;
+        let cells = Cells {
+            phases: shape.phases,
+            stride: shape.stride,
+            taps: shape.taps,
+            split: shape.split,
+            first: edge_cells,
+            end: row_cells - edge_cells,
+        };
+        let first_unit = cells.first.div_ceil(shape.cells);
+        let launch = CellsLaunch {
+            shape,
+            cells,
+            planes: 8,
+            vector: if vector { cell_vector(shape, 8) } else { 1 },
+            first_unit,
+            units: cells.end / shape.cells - first_unit,
+        };
+        (launch, width as usize)
+    }
+
+    /// The default rule, on the suite's kinds of gathers and past its edges.
+    #[test]
+    fn cells_pay_where_measured() {
+        let shape = |row_taps, phases, stride, taps| {
+            let split = if phases > 1 && taps > 1 { phases / 2 } else { 0 };
+            cell_shape(phases, stride, taps, split, row_taps).unwrap()
+        };
+        let pays = |bytes, shape, width, edge_cells, vector| {
+            let (launch, width) = launch_of(shape, width, edge_cells, vector);
+            cells_pay(bytes, &launch, width)
+        };
+        let nearest_up2 = shape(1, 2, 1, 1);
+        let bilinear_up2 = shape(2, 2, 1, 2);
+        let bicubic_up2 = shape(4, 2, 1, 4);
+        let bilinear_down2 = shape(2, 1, 2, 2);
+        let area_down4 = shape(4, 1, 4, 4);
+        let nearest_up4_adjoint = shape(1, 1, 4, 4);
+        // Half precision: strides up to 2, vector stores, rows mostly inner.
+        assert!(pays(2, nearest_up2, 128, 0, true));
+        assert!(pays(2, bicubic_up2, 512, 2, true));
+        assert!(pays(2, bilinear_down2, 256, 0, true));
+        assert!(!pays(2, nearest_up2, 28, 0, false), "scalar stores");
+        assert!(!pays(2, bilinear_down2, 16, 1, true), "half the row in the edges");
+        // 2-D bilinear 2x: blocks' ground, wide rows only.
+        assert!(!pays(2, bilinear_up2, 128, 1, true));
+        assert!(pays(2, bilinear_up2, 512, 1, true));
+        // A stride of 4: one-row tables only.
+        assert!(!pays(2, area_down4, 1024, 0, true));
+        assert!(pays(2, nearest_up4_adjoint, 1024, 0, true));
+        // f32: upsampling phases of 8 or more taps a cell.
+        assert!(pays(4, bicubic_up2, 512, 2, true));
+        assert!(pays(4, shape(2, 4, 1, 2), 512, 1, true));
+        assert!(!pays(4, bilinear_up2, 512, 1, true));
+        assert!(!pays(4, nearest_up2, 512, 0, true));
+        assert!(!pays(4, bilinear_down2, 512, 0, true));
     }
 
     /// A table from explicit rows of (first index, weights).
