@@ -149,8 +149,8 @@ pub enum Strategy {
     /// A unit per run of repeating cells along a destination row (an integer upsample's
     /// phases, an integer downsample's strided windows) and group of channels, reading the
     /// run's source window once per tap row (NCHW in f16, bf16 or f32 whose column table
-    /// repeats in one of the kernel's shapes; others fall back to the default rule).
-    /// docs/PERFORMANCE.md, v17.
+    /// repeats in one of the kernel's shapes; others fall back to the default rule). Picked
+    /// by default where the rule of docs/PERFORMANCE.md (v17) says so.
     Cells,
 }
 
