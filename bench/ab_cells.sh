@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The measurement the cells kernel (v17) waits for before any default rule picks it: the
-# NCHW cases of the suite with the default rule and with `--strategy cells` (which runs the
-# cells kernel where its shapes apply and the default elsewhere), interleaved, twice, in one
-# machine session; then each case's ratio, grouped by what the cells kernel replaced.
+# The measurement the cells rule (v17, `cells_pay`) came from: the NCHW cases of the suite
+# with the default rules and with `--strategy cells` (which runs the cells kernel wherever its
+# shapes apply and the default rules elsewhere), interleaved, twice, in one machine session;
+# then each case's ratio beyond the run-to-run noise. Rerun it after a change to the kernel
+# or the rule: cases where the default already runs cells show no difference.
 # Run on the GPU machine after `cargo xtask gpu-bundle` (carry `.gpu`); logs under $OUT.
 # RESAMPLE (the bench binary) and ONLY (which cases) may be set for a trial run elsewhere.
 set -uo pipefail
