@@ -4,7 +4,7 @@
 
 use cubecl::prelude::*;
 
-use super::planes::load_row;
+use super::planes::{factored_sum, load_row};
 use super::{grid_position, table_slot, AxisTable, GatherLayout};
 
 /// Where a launch's inner units lie: the run's first cell (`template`, whose table rows
@@ -312,21 +312,7 @@ pub fn separable_gather_cell_edges<FS: Float, FD: Float, A: Float>(
     let dst_pixel = n * d.n + p * d.h + q;
     for c in first..end {
         let base = n * s.n + c * s.c;
-        let mut acc = A::from_int(0);
-        #[unroll]
-        for a in 0..row_taps {
-            if a < row_count {
-                let row_base = base + row_offset[a as usize];
-                let mut row = A::from_int(0);
-                #[unroll]
-                for b in 0..col_taps {
-                    if b < col_count {
-                        row += A::cast_from(src[(row_base + col_offset[b as usize]) as usize]) * A::cast_from(col_weight[b as usize]);
-                    }
-                }
-                acc += row * A::cast_from(row_weight[a as usize]);
-            }
-        }
+        let acc = factored_sum::<FS, A>(src, base, &row_offset, &row_weight, row_count, &col_offset, &col_weight, col_count, row_taps, col_taps);
         dst[(dst_pixel + c * d.c) as usize] = FD::cast_from(acc);
     }
 }

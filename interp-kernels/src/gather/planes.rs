@@ -83,21 +83,7 @@ pub fn separable_gather_planes<FS: Float, FD: Float, A: Float>(
     if comptime!(plane_shape_factored((row_taps, col_taps))) {
         for c in first..end {
             let base = n * s.n + c * s.c;
-            let mut acc = A::from_int(0);
-            #[unroll]
-            for a in 0..row_taps {
-                if a < row_count {
-                    let row_base = base + row_offset[a as usize];
-                    let mut row = A::from_int(0);
-                    #[unroll]
-                    for b in 0..col_taps {
-                        if b < col_count {
-                            row += A::cast_from(src[(row_base + col_offset[b as usize]) as usize]) * A::cast_from(col_weight[b as usize]);
-                        }
-                    }
-                    acc += row * A::cast_from(row_weight[a as usize]);
-                }
-            }
+            let acc = factored_sum::<FS, A>(src, base, &row_offset, &row_weight, row_count, &col_offset, &col_weight, col_count, row_taps, col_taps);
             dst[(dst_pixel + c * d.c) as usize] = FD::cast_from(acc);
         }
     } else {
@@ -131,6 +117,42 @@ pub fn separable_gather_planes<FS: Float, FD: Float, A: Float>(
             dst[(dst_pixel + c * d.c) as usize] = FD::cast_from(acc);
         }
     }
+}
+
+/// `sum_a row_weight[a] * sum_b col_weight[b] * src[base + row_offset[a] + col_offset[b]]`
+/// over the first `row_count` of `row_taps` rows and `col_count` of `col_taps` columns: one
+/// output of the factored planes shapes and of the cells kernel's edges (the blocks kernel's
+/// order, so both give its bits).
+#[cube]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn factored_sum<FS: Float, A: Float>(
+    src: &Array<FS>,
+    base: u32,
+    row_offset: &Array<u32>,
+    row_weight: &Array<f32>,
+    row_count: u32,
+    col_offset: &Array<u32>,
+    col_weight: &Array<f32>,
+    col_count: u32,
+    #[comptime] row_taps: u32,
+    #[comptime] col_taps: u32,
+) -> A {
+    let mut acc = A::from_int(0);
+    #[unroll]
+    for a in 0..row_taps {
+        if a < row_count {
+            let row_base = base + row_offset[a as usize];
+            let mut row = A::from_int(0);
+            #[unroll]
+            for b in 0..col_taps {
+                if b < col_count {
+                    row += A::cast_from(src[(row_base + col_offset[b as usize]) as usize]) * A::cast_from(col_weight[b as usize]);
+                }
+            }
+            acc += row * A::cast_from(row_weight[a as usize]);
+        }
+    }
+    acc
 }
 
 /// The first `taps` entries of row `o` of `table` (`count` entries): each index times

@@ -116,10 +116,17 @@ const MIN_BLOCK_GROUND_UNITS: u32 = 32;
 ///   only with one-row tables (1-D signals: 1.5-1.6x). 2-D shapes at a stride of 4 lost
 ///   (0.7-0.95x): a unit loads 4-8 tap rows of 16-20 columns in several batches, and a
 ///   warp's every load spans 32 x 16 columns;
-/// - f32 (twice the bytes per instruction, nearer the DRAM share): only upsampling phases
-///   that read at least 8 taps per cell (bicubic 2x, bilinear 4x and 8x and the adjoints of
-///   antialiased downsampling: 1.1-2.0x); 2x bilinear, nearest and one-phase shapes lost
-///   there (0.64-0.9x);
+/// - f32 (twice the bytes per instruction, nearer the DRAM share): only where neighbouring
+///   outputs share source windows (two or more taps per output: with one tap the unit-tap
+///   kernels already store width vectors from each load, and the adjoint of area 8x, 8
+///   phases of one tap, ran 0.62x as fast in cells, where half precision gained 1.7x), and then
+///   2-D upsampling phases that read at least 8 taps per cell (bicubic 2x and 4x, the
+///   adjoints of antialiased downsampling: 1.1-2.0x; 2x bilinear and one-phase shapes lost
+///   there, 0.64-0.9x), or one-row tables (1-D signals, width-only resizes: no row window
+///   loaded in vain) of 2x resizes and their adjoints (three workloads timed apart: the
+///   adjoint of bilinear 2x 1.8-2.2x, bilinear 2x 1.0-1.25x, the adjoint of nearest 2x 1.1x;
+///   bilinear 4x lost 0.92x to planes, which load two taps per output there, and strides of
+///   4 lost or tied);
 /// - whole vector stores (scalar stores of rows of 14-76 columns lost 0.2-0.7x), inner units
 ///   over [`MIN_INNER_EIGHTHS`] of the row (rows of 16-32 columns, half of them in the edges'
 ///   kernel, lost 0.5-0.8x), and for 2-D bilinear 2x (where blocks read 9 values per 4
@@ -131,7 +138,10 @@ pub(super) fn cells_pay(element_bytes: usize, launch: &CellsLaunch, width: usize
     let shape_pays = if element_bytes <= 2 {
         shape.stride <= 2 || one_row
     } else {
-        shape.phases > 1 && shape.phases * shape.taps >= 8
+        let shared = shape.taps >= 2;
+        let tap_heavy_phases = !one_row && shape.phases > 1 && shape.phases * shape.taps >= 8;
+        let one_row_2x = one_row && shape.stride <= 2 && shape.phases <= 2;
+        shared && (tap_heavy_phases || one_row_2x)
     };
     let (left, right) = launch.inner_columns();
     let inner = (right - left) as usize;
@@ -384,6 +394,17 @@ mod tests {
         assert!(!pays(4, bilinear_up2, 512, 1, true));
         assert!(!pays(4, nearest_up2, 512, 0, true));
         assert!(!pays(4, bilinear_down2, 512, 0, true));
+        // f32 one-row tables: two or more taps at strides up to 2.
+        let bilinear_up2_adjoint_1d = shape(1, 1, 2, 4);
+        assert!(pays(4, bilinear_up2_adjoint_1d, 4096, 0, true));
+        assert!(pays(4, shape(1, 2, 1, 2), 4096, 1, true));
+        assert!(pays(4, shape(1, 1, 2, 2), 4096, 0, true));
+        assert!(!pays(4, shape(1, 2, 1, 1), 4096, 0, true), "one tap: the unit-tap kernels");
+        assert!(!pays(4, shape(1, 4, 1, 1), 4096, 0, true), "one tap: the unit-tap kernels");
+        assert!(!pays(4, nearest_up4_adjoint, 4096, 0, true), "a stride of 4");
+        assert!(!pays(4, shape(2, 1, 2, 4), 4096, 0, true), "two-row tables");
+        assert!(!pays(4, shape(1, 4, 1, 2), 4096, 0, true), "one-row 4x: planes load two taps an output");
+        assert!(!pays(4, shape(2, 8, 1, 1), 512, 0, true), "8 phases of one tap: the unit-tap kernels");
     }
 
     /// A table from explicit rows of (first index, weights).
