@@ -1,15 +1,43 @@
 #!/usr/bin/env bash
-# Times every bench case with each gather strategy and the automatic choice, side by side
-# (ms; forward, then backward): the data behind `strategy()` in interp-runtime/src/launch.rs.
-# `tiled` applies to scalar layouts only (NHWC with channel vectors runs one pass there).
-# Run on the GPU machine after `cargo xtask gpu-bundle`.
+# Times the cases whose names contain ONLY with the default rules and with each forced
+# strategy, twice each, interleaved, in one machine session, and prints one line per case:
+# the faster of the two runs of each (ms, forward then backward). The sweeps behind the rules'
+# clauses (docs/PERFORMANCE.md) come from it.
+#   bash bench/strategies.sh ONLY [STRATEGY ...]     (default: cells one-pass planes)
+# Run on the GPU machine after `cargo xtask gpu-bundle` (carry `.gpu`); logs under $OUT.
+# RESAMPLE (the bench binary) may be set for a trial run elsewhere.
 set -uo pipefail
-names="one-pass two-pass tiled auto"
-for m in $names; do
-    strategy=$([ "$m" = auto ] || echo "--strategy $m")
-    .gpu/bin/resample ${BENCH_QUICK:+--quick} $strategy 2>&1 >/dev/null | grep -E "^8x" \
-        | awk '{print $1"_"$2"_"$3"_"$4, $6, $12}' | sort > /tmp/strategy-$m.txt
+OUT=${OUT:-gpu-out}
+RESAMPLE=${RESAMPLE:-.gpu/bin/resample}
+ONLY=${1:?"usage: bench/strategies.sh ONLY [STRATEGY ...]"}
+shift
+STRATEGIES=${*:-cells one-pass planes}
+mkdir -p "$OUT"
+[ -f .gpu/bin.tar.xz ] && [ ! -d .gpu/bin ] && tar -C .gpu -xJf .gpu/bin.tar.xz
+for rep in 1 2; do
+    for strategy in default $STRATEGIES; do
+        name="$strategy-$rep"
+        mkdir -p "$OUT/$name"
+        args=()
+        [ "$strategy" = default ] || args=(--strategy "$strategy")
+        timeout 250 "$RESAMPLE" --workloads bench/workloads.json --only "$ONLY" --out "$OUT/$name" "${args[@]}" \
+            > "$OUT/$name/stdout.txt" 2> "$OUT/$name/stderr.txt" || echo "$name: rc=$? (see $OUT/$name/stderr.txt)"
+    done
 done
-echo "case  fwd: one two tiled auto | bwd: one two tiled auto"
-join /tmp/strategy-one-pass.txt /tmp/strategy-two-pass.txt | join - /tmp/strategy-tiled.txt | join - /tmp/strategy-auto.txt \
-    | awk '{printf "%-50s %6s %6s %6s %6s | %6s %6s %6s %6s\n", $1, $2, $4, $6, $8, $3, $5, $7, $9}'
+python3 - "$OUT" default $STRATEGIES <<'EOF'
+import csv, os, sys
+out, strategies = sys.argv[1], sys.argv[2:]
+def load(name):
+    path = f"{out}/{name}/bench.csv"
+    return {r["case"]: r for r in csv.DictReader(open(path))} if os.path.exists(path) else {}
+runs = {(s, rep): load(f"{s}-{rep}") for s in strategies for rep in (1, 2)}
+cases = list(runs[("default", 1)])
+def best(strategy, case, kind):
+    times = [float(runs[(strategy, rep)][case][f"interp_{kind}_ms"]) for rep in (1, 2) if case in runs[(strategy, rep)]]
+    return min(times) if times else float("nan")
+header = " ".join(f"{s:>9s}" for s in strategies)
+print(f"{'case':55s} fwd: {header} | bwd: {header}")
+for case in cases:
+    cols = {kind: " ".join(f"{best(s, case, kind):9.4f}" for s in strategies) for kind in ("fwd", "bwd")}
+    print(f"{case:55s}      {cols['fwd']} |      {cols['bwd']}")
+EOF

@@ -312,7 +312,18 @@ pub fn separable_gather_cell_edges<FS: Float, FD: Float, A: Float>(
     let dst_pixel = n * d.n + p * d.h + q;
     for c in first..end {
         let base = n * s.n + c * s.c;
-        let acc = factored_sum::<FS, A>(src, base, &row_offset, &row_weight, row_count, &col_offset, &col_weight, col_count, row_taps, col_taps);
+        let acc = factored_sum::<FS, A>(
+            src,
+            base,
+            &row_offset,
+            &row_weight,
+            row_count,
+            &col_offset,
+            &col_weight,
+            col_count,
+            row_taps,
+            col_taps,
+        );
         dst[(dst_pixel + c * d.c) as usize] = FD::cast_from(acc);
     }
 }

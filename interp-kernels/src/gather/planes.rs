@@ -83,7 +83,18 @@ pub fn separable_gather_planes<FS: Float, FD: Float, A: Float>(
     if comptime!(plane_shape_factored((row_taps, col_taps))) {
         for c in first..end {
             let base = n * s.n + c * s.c;
-            let acc = factored_sum::<FS, A>(src, base, &row_offset, &row_weight, row_count, &col_offset, &col_weight, col_count, row_taps, col_taps);
+            let acc = factored_sum::<FS, A>(
+                src,
+                base,
+                &row_offset,
+                &row_weight,
+                row_count,
+                &col_offset,
+                &col_weight,
+                col_count,
+                row_taps,
+                col_taps,
+            );
             dst[(dst_pixel + c * d.c) as usize] = FD::cast_from(acc);
         }
     } else {

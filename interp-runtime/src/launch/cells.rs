@@ -403,8 +403,14 @@ mod tests {
         assert!(!pays(4, shape(1, 4, 1, 1), 4096, 0, true), "one tap: the unit-tap kernels");
         assert!(!pays(4, nearest_up4_adjoint, 4096, 0, true), "a stride of 4");
         assert!(!pays(4, shape(2, 1, 2, 4), 4096, 0, true), "two-row tables");
-        assert!(!pays(4, shape(1, 4, 1, 2), 4096, 0, true), "one-row 4x: planes load two taps an output");
-        assert!(!pays(4, shape(2, 8, 1, 1), 512, 0, true), "8 phases of one tap: the unit-tap kernels");
+        assert!(
+            !pays(4, shape(1, 4, 1, 2), 4096, 0, true),
+            "one-row 4x: planes load two taps an output"
+        );
+        assert!(
+            !pays(4, shape(2, 8, 1, 1), 512, 0, true),
+            "8 phases of one tap: the unit-tap kernels"
+        );
     }
 
     /// A table from explicit rows of (first index, weights).
