@@ -308,7 +308,7 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
 /// `launch.planes` channels.
 fn gather_cells<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable, launch: CellsLaunch) {
     let [n, c, h, w] = io.dst_view.shape;
-    let layout = |io: &GatherIo| scalar_layout::<R>(io);
+    let layout = || scalar_layout::<R>(io);
     let shape = launch.shape;
     let groups = c.div_ceil(launch.planes as usize);
     let dim = CubeDim::new_1d(UNITS_PER_CUBE);
@@ -338,7 +338,7 @@ fn gather_cells<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
                         dst,
                         rows.arg(false),
                         cols.arg(false),
-                        layout(io),
+                        layout(),
                         edges,
                         launch.planes,
                         shape.row_taps,
@@ -362,7 +362,7 @@ fn gather_cells<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
                     dst,
                     rows.arg(false),
                     cols.arg(false),
-                    layout(io),
+                    layout(),
                     run,
                     launch.planes,
                     shape.row_taps,
