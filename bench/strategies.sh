@@ -4,11 +4,14 @@
 # the faster of the two runs of each (ms, forward then backward). The sweeps behind the rules'
 # clauses (docs/PERFORMANCE.md) come from it.
 #   bash bench/strategies.sh ONLY [STRATEGY ...]     (default: cells one-pass planes)
-# Run on the GPU machine after `cargo xtask gpu-bundle` (carry `.gpu`); logs under $OUT.
-# RESAMPLE (the bench binary) may be set for a trial run elsewhere.
+# A STRATEGY of the form flag=value runs the default rules with the bench's `--flag value`
+# instead (e.g. channel-strip=4). Run on the GPU machine after `cargo xtask gpu-bundle` (carry
+# `.gpu`); logs under $OUT. RESAMPLE (the bench binary) and WORKLOADS (the suite file) may be
+# set, e.g. for a trial run elsewhere or a subset of the suite.
 set -uo pipefail
 OUT=${OUT:-gpu-out}
 RESAMPLE=${RESAMPLE:-.gpu/bin/resample}
+WORKLOADS=${WORKLOADS:-bench/workloads.json}
 ONLY=${1:?"usage: bench/strategies.sh ONLY [STRATEGY ...]"}
 shift
 STRATEGIES=${*:-cells one-pass planes}
@@ -19,8 +22,12 @@ for rep in 1 2; do
         name="$strategy-$rep"
         mkdir -p "$OUT/$name"
         args=()
-        [ "$strategy" = default ] || args=(--strategy "$strategy")
-        timeout 250 "$RESAMPLE" --workloads bench/workloads.json --only "$ONLY" --out "$OUT/$name" "${args[@]}" \
+        case "$strategy" in
+            default) ;;
+            *=*) args=(--"${strategy%%=*}" "${strategy#*=}") ;;
+            *) args=(--strategy "$strategy") ;;
+        esac
+        timeout 250 "$RESAMPLE" --workloads "$WORKLOADS" --only "$ONLY" --out "$OUT/$name" "${args[@]}" \
             > "$OUT/$name/stdout.txt" 2> "$OUT/$name/stderr.txt" || echo "$name: rc=$? (see $OUT/$name/stderr.txt)"
     done
 done

@@ -9,8 +9,8 @@ use crate::gather::{
     cell_vector, separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cell_edges,
     separable_gather_cells, separable_gather_pixel_strips, separable_gather_planes, separable_gather_strips, separable_gather_teams,
     separable_gather_teams_channels, separable_gather_tiled, team_vector_lanes, AxisTableCompilationArg, CellEdgesCompilationArg,
-    CellRunCompilationArg, CellShape, GatherLayoutCompilationArg, Sequence4CompilationArg, BLOCK_SHAPES, CELL_SHAPES, CHANNEL_TEAMS,
-    MAX_STRIP, PLANE_SHAPES, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
+    CellRunCompilationArg, CellShape, GatherLayoutCompilationArg, Sequence4CompilationArg, BLOCK_SHAPES, CELL_SHAPES, CHANNEL_STRIPS,
+    CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
 };
 use crate::UNITS_PER_CUBE;
 
@@ -96,8 +96,17 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
             let definition = define!(separable_gather_strips::SeparableGatherStrips<FS, FD, A, R>, line(), 1, strip, unit_taps);
             push(format!("gather {types} strips x{strip}{taps}"), definition);
             let definition =
-                define!(separable_gather_pixel_strips::SeparableGatherPixelStrips<FS, FD, A, R>, line(), (), 1, strip, unit_taps);
+                define!(separable_gather_pixel_strips::SeparableGatherPixelStrips<FS, FD, A, R>, line(), (), 1, strip, unit_taps, false);
             push(format!("gather {types} pixel strips x{strip}{taps}"), definition);
+        }
+        // Channel vectors in pixel strips: a call's own dtype, the widest vectors only; unit
+        // taps of one tap per output only (the unit-tap loops spilled f32 vectors).
+        let own_type = FS::as_type_native_unchecked() == FD::as_type_native_unchecked();
+        for strip in CHANNEL_STRIPS.into_iter().filter(|_| own_type && max_vector > 1) {
+            let v = max_vector;
+            let single = if unit_taps { " single-tap" } else { "" };
+            let definition = define!(separable_gather_pixel_strips::SeparableGatherPixelStrips<FS, FD, A, R>, line(), (), v, strip, unit_taps, unit_taps);
+            push(format!("gather {types} pixel strips x{strip} v{v}{single}"), definition);
         }
     }
     for (row_taps, col_taps) in PLANE_SHAPES {

@@ -218,6 +218,10 @@ pub struct Tuning {
     /// skipped, instead of summing those blocks' outputs from the tables (default: yes, 1.1-2.6x
     /// faster on the H200: docs/PERFORMANCE.md v14; the same bits either way).
     pub block_short_rows: Option<bool>,
+    /// Pixels per unit of one-pass gathers of channel vectors (channels-last, the runtime's
+    /// widest vectors, a call's own dtype in and out): 2 or 4 (other values: one pixel per
+    /// unit); default one. The same bits either way.
+    pub channel_strip: Option<u32>,
 }
 
 /// Options of a call: the output size, and how the filter is sampled, as PyTorch takes

@@ -156,6 +156,20 @@ fn strategies_agree() {
         ("cells x3", forced(Strategy::Cells, Some(3), Some(1))),
         ("cells x3 vectors", forced(Strategy::Cells, Some(3), None)),
         (
+            "channel strips x2",
+            Tuning {
+                channel_strip: Some(2),
+                ..forced(Strategy::OnePass, None, None)
+            },
+        ),
+        (
+            "channel strips x4",
+            Tuning {
+                channel_strip: Some(4),
+                ..forced(Strategy::OnePass, None, None)
+            },
+        ),
+        (
             "blocks full rows x3",
             Tuning {
                 block_short_rows: Some(false),
@@ -232,6 +246,8 @@ fn strategies_agree() {
                 };
                 // Vectors, strips and pixel strips give each output the scalar kernel's sum.
                 same("one-pass", "one-pass scalar");
+                same("one-pass", "channel strips x2");
+                same("one-pass", "channel strips x4");
                 same("planes x1", "planes x3");
                 same("planes x1", "planes x8");
                 same("blocks x1", "blocks x3");
@@ -400,6 +416,28 @@ fn pixel_strips_serve_channels_last() {
         ..Tuning::default()
     };
     forced_matches_reference("pixel strips", tuning, &geometries);
+}
+
+/// The pixel-strips kernel over channel vectors (channels-last, the widest vectors: 4 lanes on
+/// wgpu): 8, 12 and 64 channels (2, 3 and 16 vectors a pixel: groups of 16, 11 and 2 pixels),
+/// rows of several strips with a partial last one, up and down, forced at 2 and 4 pixels per
+/// unit against the f64 reference (`strategies_agree` compares their bits with one pixel per
+/// unit).
+#[test]
+fn channel_strips_serve_channels_last() {
+    let geometries = [
+        sized("C=8 9x70 -> 17x140", [1, 8, 9, 70], 17, 140),
+        sized("C=12 40x150 -> 20x75", [2, 12, 40, 150], 20, 75),
+        sized("C=64 5x9 -> 10x19", [1, 64, 5, 9], 10, 19),
+    ];
+    for strip in [2, 4] {
+        let tuning = Tuning {
+            strategy: Some(Strategy::OnePass),
+            channel_strip: Some(strip),
+            ..Tuning::default()
+        };
+        forced_matches_reference_in(&format!("channel strips x{strip}"), tuning, &geometries, &[Layout::Nhwc]);
+    }
 }
 
 /// The blocks kernel (forced) on upsamples, where its shared windows serve inner blocks and

@@ -1,9 +1,15 @@
-//! The one-pass gather for channels-last layouts whose channel count makes no vectors (RGB,
-//! 21 segmentation classes): a unit serves one channel of several pixels along a row.
+//! The one-pass gather for channels-last layouts in pixel strips: a unit serves one channel
+//! (channels that make no vectors: RGB, 21 segmentation classes) or one channel vector of
+//! several pixels along a row.
 
 use cubecl::prelude::*;
 
-use super::{weighted_sum, AxisTable, GatherLayout};
+use super::{first_slot, weighted_sum, AxisTable, GatherLayout};
+
+/// Pixels per unit built for channel vectors (`M > 1`, the widest vectors of a dtype): a unit
+/// of the one-output kernel issues one load chain per output; a strip issues `strip`
+/// independent ones and pays its index arithmetic once.
+pub const CHANNEL_STRIPS: [u32; 2] = [2, 4];
 
 /// Like [`separable_gather`](fn@super::separable_gather) for channels-last tensors of scalar
 /// channels: each unit owns one channel of `strip` pixels of a row, interleaved with its group
@@ -12,8 +18,11 @@ use super::{weighted_sum, AxisTable, GatherLayout};
 /// `q = group_start + k * group_pixels + lane / channels`, `k < strip`): every load and store
 /// instruction of a group stays coalesced as in the one-output-per-unit kernel, while the
 /// index arithmetic (six divisions per output there, most of a cheap filter's instructions)
-/// is paid once per `strip` outputs. `layout.width` is the true width; strides in elements
-/// (`M = 1`). For rows of at most `SUM_BLOCK` tap pairs only.
+/// is paid once per `strip` outputs. `layout.width` is the true width; `layout.channels` and
+/// the strides count vectors of `M` channels (elements for `M = 1`). For rows of at most
+/// `SUM_BLOCK` tap pairs only. The sums are the one-output kernel's (`weighted_sum`, row-major
+/// tables): the same bits. With `single_tap` (unit taps, every count one) each output is its
+/// one source element, summed from zero as `weighted_sum` sums it.
 #[allow(clippy::manual_div_ceil)]
 #[cube(launch_unchecked)]
 pub fn separable_gather_pixel_strips<FS: Float, FD: Float, A: Float, M: Size>(
@@ -25,6 +34,7 @@ pub fn separable_gather_pixel_strips<FS: Float, FD: Float, A: Float, M: Size>(
     group_pixels: u32,
     #[comptime] strip: u32,
     #[comptime] unit_taps: bool,
+    #[comptime] single_tap: bool,
 ) {
     let group = group_pixels * layout.channels;
     let span = group_pixels * strip;
@@ -46,12 +56,32 @@ pub fn separable_gather_pixel_strips<FS: Float, FD: Float, A: Float, M: Size>(
     let d = layout.dst_strides;
     let base = n * s.n + c * s.c;
     let dst_row = n * d.n + c * d.c + p * d.h;
-    #[unroll]
-    for k in 0..strip {
-        let q = first + k * group_pixels;
-        if q < layout.width {
-            let sum = weighted_sum::<FS, A, M>(src, base, s, rows, p, cols, q, unit_taps, false, false);
-            dst[(dst_row + q * d.w) as usize] = Vector::cast_from(sum);
+    if comptime!(single_tap) {
+        // One weight-one tap per output (every row's count is one: nearest forward). No
+        // loops: a pixel past the row reads the row's last pixel instead (always there) and
+        // stores nothing, so every load of the strip can issue before the first store.
+        let row = base + rows.index[first_slot(rows, p, false) as usize] * s.h;
+        #[unroll]
+        for k in 0..strip {
+            let q = first + k * group_pixels;
+            let last = u32::min(q, layout.width - 1);
+            let x = src[(row + cols.index[first_slot(cols, last, false) as usize] * s.w) as usize];
+            // The sums' order: a row's sum from zero, added to the output's from zero.
+            let zero = Vector::<A, M>::new(A::from_int(0));
+            let out = Vector::<FD, M>::cast_from(zero + (zero + Vector::<A, M>::cast_from(x)));
+            // The branch holds the store alone: a predicated store, not a jump over it.
+            if q < layout.width {
+                dst[(dst_row + q * d.w) as usize] = out;
+            }
+        }
+    } else {
+        #[unroll]
+        for k in 0..strip {
+            let q = first + k * group_pixels;
+            if q < layout.width {
+                let sum = weighted_sum::<FS, A, M>(src, base, s, rows, p, cols, q, unit_taps, false, false);
+                dst[(dst_row + q * d.w) as usize] = Vector::cast_from(sum);
+            }
         }
     }
 }

@@ -3,7 +3,7 @@
 //! flush, beside a device-to-device copy of the same bytes and, when given, PyTorch's numbers
 //! from `bench/pytorch_interpolate.py` for the same cases.
 //!
-//! `resample [--workloads FILE] [--only TEXT] [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled|planes|teams|blocks|cells] [--max-plane-taps N] [--planes N] [--min-team N] [--block-full-rows]`
+//! `resample [--workloads FILE] [--only TEXT] [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled|planes|teams|blocks|cells] [--max-plane-taps N] [--planes N] [--min-team N] [--block-full-rows] [--channel-strip N]`
 
 mod kernels;
 mod report;
@@ -192,6 +192,7 @@ fn main() {
         planes: flag("--planes").map(|v| v.parse().expect("--planes N")),
         min_team: flag("--min-team").map(|v| v.parse().expect("--min-team N")),
         block_short_rows: args.iter().any(|a| a == "--block-full-rows").then_some(false),
+        channel_strip: flag("--channel-strip").map(|v| v.parse().expect("--channel-strip N")),
         ..Tuning::default()
     };
     let pytorch: HashMap<String, report::TorchTimes> = flag("--pytorch").map(|p| report::read_pytorch(&p)).unwrap_or_default();

@@ -6,8 +6,8 @@
 
 use cubecl::prelude::*;
 use interp_kernels::gather::{
-    block_shape, plane_shape, plane_shape_factored, team_vector_lanes, BLOCK, CHANNEL_TEAMS, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TEAMS,
-    TILE_H, TILE_SOURCE_ROWS, TILE_W,
+    block_shape, plane_shape, plane_shape_factored, team_vector_lanes, BLOCK, CHANNEL_STRIPS, CHANNEL_TEAMS, MAX_STRIP, STRIP_GROUP,
+    SUM_BLOCK, TEAMS, TILE_H, TILE_SOURCE_ROWS, TILE_W,
 };
 
 use super::gather::GatherIo;
@@ -536,9 +536,10 @@ pub(super) enum Vectorization {
     /// `n` outputs per unit along the width, interleaved so loads stay coalesced when the
     /// source is wider than the destination (NCHW, backward of an upsample).
     Strips(u32),
-    /// `n` pixels' outputs of one channel per unit, interleaved with a group of pixels
-    /// (channels-last destinations whose channels make no vectors; see [`pixel_group`]).
-    PixelStrips(u32),
+    /// `strip` pixels' outputs of one channel (`vector` 1: channels-last destinations whose
+    /// channels make no vectors) or of one vector of `vector` channels per unit, interleaved
+    /// with a group of pixels (see [`pixel_group`]).
+    PixelStrips { vector: usize, strip: u32 },
 }
 
 /// Most tap pairs per output for which interleaved strips beat one output per unit: the
@@ -563,7 +564,7 @@ pub(super) fn vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo
     let outputs_per_unit = match chosen {
         Vectorization::Channels(_) => 1,
         Vectorization::Width(v) => v as u64,
-        Vectorization::Strips(strip) | Vectorization::PixelStrips(strip) => u64::from(strip),
+        Vectorization::Strips(strip) | Vectorization::PixelStrips { strip, .. } => u64::from(strip),
     };
     match loop_limit(client) {
         Some(max) if loop_iterations(outputs_per_unit, widths.0, widths.1) > max => Vectorization::Channels(1),
@@ -597,7 +598,7 @@ fn preferred_vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo,
         // Channels-last, channels in no vectors: a unit per channel of several pixels.
         let strip = (width / pixel_group(channels) as usize).clamp(1, MAX_STRIP as usize).min(cap) as u32;
         if pixel_strip_units(dst.shape, strip) <= u32::MAX as usize {
-            return Vectorization::PixelStrips(strip);
+            return Vectorization::PixelStrips { vector: 1, strip };
         }
     }
     if dst.strides[3] != 1 || width == 1 {
@@ -629,7 +630,24 @@ pub(super) fn pixel_group(channels: usize) -> u32 {
     STRIP_GROUP.div_ceil(channels.max(1) as u32)
 }
 
-/// Units of a pixel-strips launch over a destination of `shape`.
+/// Pixels per unit of a one-pass gather of `v`-channel vectors (channels-last): the tuning's
+/// where built (`CHANNEL_STRIPS`, the runtime's widest vectors, a call's own dtype), else one.
+/// A unit of one output pays six divisions for its coordinates and waits on its chain of
+/// table and source loads; a strip pays the divisions once (the same sums: the same bits).
+pub(super) fn channel_strip<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, v: usize) -> u32 {
+    let widest = client.io_optimized_vector_sizes(io.element_bytes()).max().unwrap_or(1);
+    let [n, c, h, w] = io.dst_view.shape;
+    let built = |strip: u32| CHANNEL_STRIPS.contains(&strip) && v > 1 && v == widest && io.src_dtype == io.dst_dtype;
+    // Strips round each row up to whole groups: their unit count must fit the u32 index.
+    let fits = |strip: u32| pixel_strip_units([n, c / v, h, w], strip) <= u32::MAX as usize;
+    match io.tuning.channel_strip {
+        Some(strip) if built(strip) && fits(strip) => strip,
+        _ => 1,
+    }
+}
+
+/// Units of a pixel-strips launch over a destination of `shape` (channels in the units'
+/// vectors).
 pub(super) fn pixel_strip_units([n, c, h, w]: [usize; 4], strip: u32) -> usize {
     let pixels = pixel_group(c) as usize;
     n * h * w.div_ceil(pixels * strip as usize) * pixels * c

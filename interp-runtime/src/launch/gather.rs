@@ -13,8 +13,8 @@ use interp_kernels::gather::{
 
 use super::cells::{cells, CellsLaunch};
 use super::choice::{
-    blocks, channel_teams, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, teams, teams_source_vector,
-    unit_taps, vectorization, PlanesLaunch, TeamsLaunch, Vectorization,
+    blocks, channel_strip, channel_teams, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, teams,
+    teams_source_vector, unit_taps, vectorization, PlanesLaunch, TeamsLaunch, Vectorization,
 };
 use super::table::DeviceTable;
 use crate::dtype::DType;
@@ -175,17 +175,26 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     // Rows of more than SUM_BLOCK tap pairs need the blocked sums, which only
     // `separable_gather` carries (as a variant: they would cost the others registers).
     let wide = widths.0.saturating_mul(widths.1) > u64::from(SUM_BLOCK);
+    // Wide tables take the weighted kernels: no unit-tap blocked variant (it spilled registers).
+    let unit_taps = unit_taps(rows.unit_taps && cols.unit_taps, tap_pairs) && !wide;
+    let single_tap = unit_taps && rows.single_tap() && cols.single_tap();
     let vectorization = match vectorization {
-        Vectorization::Width(_) | Vectorization::Strips(_) | Vectorization::PixelStrips(_) if wide => Vectorization::Channels(1),
+        Vectorization::Width(_) | Vectorization::Strips(_) | Vectorization::PixelStrips { .. } if wide => Vectorization::Channels(1),
+        // Channel vectors in strips: weighted sums, or unit taps of one tap per output (the
+        // variants built).
+        Vectorization::Channels(v) if !wide && unit_taps == single_tap => match channel_strip(client, io, v) {
+            1 => Vectorization::Channels(v),
+            strip => Vectorization::PixelStrips { vector: v, strip },
+        },
         chosen => chosen,
     };
     // Units, and strides in the units each tensor is indexed in.
     let (units_c, units_w, vector, src_vector) = match vectorization {
-        Vectorization::Channels(v) => (c / v, w, v, v),
+        Vectorization::Channels(v) | Vectorization::PixelStrips { vector: v, .. } => (c / v, w, v, v),
         Vectorization::Width(v) => (c, w / v, v, 1),
-        Vectorization::Strips(_) | Vectorization::PixelStrips(_) => (c, w, 1, 1),
+        Vectorization::Strips(_) => (c, w, 1, 1),
     };
-    let channel_vectors = matches!(vectorization, Vectorization::Channels(_));
+    let channel_vectors = matches!(vectorization, Vectorization::Channels(_) | Vectorization::PixelStrips { .. });
     let src_strides = vector_strides(&io.src_view, src_vector, channel_vectors);
     let dst_strides = vector_strides(&io.dst_view, vector, channel_vectors);
     let layout = GatherLayoutLaunch::new(
@@ -198,7 +207,7 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     );
     let units = match vectorization {
         Vectorization::Strips(strip) => strip_units(io.dst_view.shape, strip),
-        Vectorization::PixelStrips(strip) => pixel_strip_units(io.dst_view.shape, strip),
+        Vectorization::PixelStrips { strip, .. } => pixel_strip_units([n, units_c, h, w], strip),
         _ => n * units_c * h * units_w,
     };
     let dim = CubeDim::new_1d(UNITS_PER_CUBE);
@@ -206,8 +215,6 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     // Channels fastest when they are the destination's innermost dimension (NHWC), and for
     // every vector of several channels (the kernel is built for that order only).
     let channels_last = io.dst_view.channels_last() || matches!(vectorization, Vectorization::Channels(v) if v > 1);
-    // Wide tables take the weighted kernels: no unit-tap blocked variant (it spilled registers).
-    let unit_taps = unit_taps(rows.unit_taps && cols.unit_taps, tap_pairs) && !wide;
     // SAFETY: shapes, strides and buffer extents were validated; every unit guards its index,
     // and the lengths below are in elements, rounded up to whole vectors.
     unsafe {
@@ -237,19 +244,20 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
                     Vectorization::Strips(strip) => separable_gather_strips::launch_unchecked::<$fs, $fd, $a, R>(
                         client, count, dim, 1, src, dst, rows.arg(true), cols.arg(true), layout, strip, unit_taps,
                     ),
-                    Vectorization::PixelStrips(strip) => separable_gather_pixel_strips::launch_unchecked::<$fs, $fd, $a, R>(
+                    Vectorization::PixelStrips { vector, strip } => separable_gather_pixel_strips::launch_unchecked::<$fs, $fd, $a, R>(
                         client,
                         count,
                         dim,
-                        1,
+                        vector,
                         src,
                         dst,
                         rows.arg(false),
                         cols.arg(false),
                         layout,
-                        pixel_group(c),
+                        pixel_group(units_c),
                         strip,
                         unit_taps,
+                        unit_taps && vector > 1,
                     ),
                 }
             };

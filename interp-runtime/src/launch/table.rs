@@ -201,6 +201,11 @@ impl DeviceTable {
         }
     }
 
+    /// Every row reads one source index with weight one (nearest forward, identities).
+    pub(super) fn single_tap(&self) -> bool {
+        self.unit_taps && self.width == 1 && self.mean_taps == 1.0
+    }
+
     /// The identity along an axis of `len`: each index reads itself with weight 1.
     pub(crate) fn identity<R: Runtime>(client: &ComputeClient<R>, len: usize) -> DeviceTable {
         let index: Vec<u8> = (0..len as u32).flat_map(u32::to_le_bytes).collect();
