@@ -4,8 +4,11 @@
 //! libamdhip64-dev rocm-device-libs`, installed with apt-get when the xtask runs as root and
 //! they are missing). Each generated HIP kernel is compiled and linked to an AMDGPU code object
 //! for every architecture in `ARCHS`, and clang's `kernel-resource-usage` remarks give its
-//! registers, spills, scratch and LDS.
+//! registers, spills, scratch and LDS. The HIP headers every kernel includes are parsed once per
+//! architecture into a precompiled header (`precompile_headers`): parsing them was about
+//! 0.45 of each compile's 0.6 s, and the remarks are the same with it as without.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -33,6 +36,8 @@ pub struct HipToolchain {
     headers: PathBuf,
     /// The toolchain's version line, for the report.
     pub version: String,
+    /// A precompiled header of the HIP headers per architecture, once built.
+    precompiled: HashMap<&'static str, PathBuf>,
 }
 
 impl HipToolchain {
@@ -80,6 +85,7 @@ impl HipToolchain {
             resource_dir: output(&["-print-resource-dir"])?,
             headers,
             version: format!("{version}; HIP headers of {origin}; device libraries of Debian's ROCm {libraries}"),
+            precompiled: HashMap::new(),
         })
     }
 
@@ -104,16 +110,58 @@ impl HipToolchain {
         self.headers.join(name).exists()
     }
 
-    /// Compiles and links `file` to `<file>.<arch>.o` and reads clang's resource remarks.
-    pub fn resources(&self, file: &Path, arch: &str) -> Result<Resources, String> {
-        let object = file.with_extension(format!("{arch}.o"));
+    /// Precompiles the headers the kernels include (`hip_runtime.h`, and `hip_bf16.h` where
+    /// these headers have it) in `dir` for every architecture, for every later compile; Err
+    /// says why clang could not (the compiles then parse the headers each).
+    pub fn precompile_headers(&mut self, dir: &Path) -> Result<(), String> {
+        let prelude = dir.join("prelude.h");
+        let headers: Vec<_> = ["hip/hip_runtime.h", "hip/hip_bf16.h"]
+            .into_iter()
+            .filter(|h| self.has_header(h))
+            .map(|h| format!("#include <{h}>\n"))
+            .collect();
+        std::fs::write(&prelude, headers.concat()).map_err(|e| format!("{}: {e}", prelude.display()))?;
+        for arch in ARCHS {
+            let pch = dir.join(format!("prelude.{arch}.pch"));
+            let output = self
+                .command(arch)
+                .args(["-Xclang", "-emit-pch", "-c", "-emit-llvm"])
+                .arg(&prelude)
+                .arg("-o")
+                .arg(&pch)
+                .output()
+                .map_err(|e| format!("could not run {CLANG}: {e}"))?;
+            if !output.status.success() {
+                return Err(format!(
+                    "{CLANG} could not precompile the HIP headers for {arch}:\n{}",
+                    String::from_utf8_lossy(&output.stderr)
+                ));
+            }
+            self.precompiled.insert(arch, pch);
+        }
+        Ok(())
+    }
+
+    /// clang for device code of `arch` with these headers (the options a precompiled header
+    /// must share with the compiles that use it).
+    fn command(&self, arch: &str) -> Command {
         let mut command = Command::new(CLANG);
         command
             .args(["-x", "hip", "--cuda-device-only", "-nogpulib", "-nogpuinc", "-O3"])
             .arg(format!("--offload-arch={arch}"))
             .args(["-isystem", &self.resource_dir, "-include", "__clang_hip_runtime_wrapper.h"])
-            .arg(format!("-I{}", self.headers.display()))
-            .arg("-Rpass-analysis=kernel-resource-usage");
+            .arg(format!("-I{}", self.headers.display()));
+        command
+    }
+
+    /// Compiles and links `file` to `<file>.<arch>.o` and reads clang's resource remarks.
+    pub fn resources(&self, file: &Path, arch: &str) -> Result<Resources, String> {
+        let object = file.with_extension(format!("{arch}.o"));
+        let mut command = self.command(arch);
+        if let Some(pch) = self.precompiled.get(arch) {
+            command.arg("-include-pch").arg(pch);
+        }
+        command.arg("-Rpass-analysis=kernel-resource-usage");
         for library in LIBRARIES.iter().map(|l| l.to_string()).chain([isa_library(arch)]) {
             command
                 .args(["-Xclang", "-mlink-builtin-bitcode", "-Xclang"])

@@ -56,8 +56,13 @@ pub fn run(only: Option<&str>) -> Result<Report, String> {
     };
     let sources = target.join("kernel-sources");
     let hip = match hip::HipToolchain::find_or_install(&target) {
-        Ok(hip) => {
+        Ok(mut hip) => {
             fs::create_dir_all(&sources).map_err(|e| format!("{}: {e}", sources.display()))?;
+            if let Err(reason) = hip.precompile_headers(&sources) {
+                report
+                    .notes
+                    .push(format!("HIP headers not precompiled, parsed by each compile: {reason}"));
+            }
             let hip = hip.rejecting_broken_kernels(&sources)?;
             report.notes.push(format!("HIP: {} for {}", hip.version, hip::ARCHS.join(", ")));
             Some(hip)
