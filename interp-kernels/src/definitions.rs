@@ -10,7 +10,7 @@ use crate::gather::{
     separable_gather_cells, separable_gather_pixel_strips, separable_gather_planes, separable_gather_strips, separable_gather_teams,
     separable_gather_teams_channels, separable_gather_tiled, team_vector_lanes, AxisTableCompilationArg, CellEdgesCompilationArg,
     CellRunCompilationArg, CellShape, GatherLayoutCompilationArg, Sequence4CompilationArg, BLOCK_SHAPES, CELL_SHAPES, CHANNEL_STRIPS,
-    CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
+    CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES, STRIP_FIXED_TAPS, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
 };
 use crate::UNITS_PER_CUBE;
 
@@ -96,7 +96,7 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
             let definition = define!(separable_gather_strips::SeparableGatherStrips<FS, FD, A, R>, line(), 1, strip, unit_taps);
             push(format!("gather {types} strips x{strip}{taps}"), definition);
             let definition =
-                define!(separable_gather_pixel_strips::SeparableGatherPixelStrips<FS, FD, A, R>, line(), (), 1, strip, unit_taps, false);
+                define!(separable_gather_pixel_strips::SeparableGatherPixelStrips<FS, FD, A, R>, line(), (), 1, strip, unit_taps, false, 0);
             push(format!("gather {types} pixel strips x{strip}{taps}"), definition);
         }
         // Channel vectors in pixel strips: a call's own dtype, the widest vectors only; unit
@@ -104,9 +104,28 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
         let own_type = FS::as_type_native_unchecked() == FD::as_type_native_unchecked();
         for strip in CHANNEL_STRIPS.into_iter().filter(|_| own_type && max_vector > 1) {
             let v = max_vector;
-            let single = if unit_taps { " single-tap" } else { "" };
-            let definition = define!(separable_gather_pixel_strips::SeparableGatherPixelStrips<FS, FD, A, R>, line(), (), v, strip, unit_taps, unit_taps);
-            push(format!("gather {types} pixel strips x{strip} v{v}{single}"), definition);
+            // Unit taps: single taps only; weighted: runtime loops, or the fixed 2x2 shape
+            // (not in f64: it spilled 8 bytes).
+            let fixed_shape = !unit_taps && A::as_type_native_unchecked().size() == 4;
+            let shapes: &[u32] = if fixed_shape { &[0, STRIP_FIXED_TAPS] } else { &[0] };
+            for &fixed in shapes {
+                let kind = match (unit_taps, fixed) {
+                    (true, _) => " single-tap".to_string(),
+                    (false, 0) => String::new(),
+                    (false, taps) => format!(" {taps}x{taps}"),
+                };
+                let definition = define!(
+                    separable_gather_pixel_strips::SeparableGatherPixelStrips<FS, FD, A, R>,
+                    line(),
+                    (),
+                    v,
+                    strip,
+                    unit_taps,
+                    unit_taps,
+                    fixed
+                );
+                push(format!("gather {types} pixel strips x{strip} v{v}{kind}"), definition);
+            }
         }
     }
     for (row_taps, col_taps) in PLANE_SHAPES {

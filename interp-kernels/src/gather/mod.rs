@@ -26,7 +26,7 @@ pub use cells::{
     cell_shape, cell_vector, separable_gather_cell_edges, separable_gather_cells, CellEdges, CellEdgesCompilationArg, CellEdgesLaunch,
     CellRun, CellRunCompilationArg, CellRunLaunch, CellShape, CELL_SHAPES,
 };
-pub use pixel_strips::{separable_gather_pixel_strips, CHANNEL_STRIPS};
+pub use pixel_strips::{separable_gather_pixel_strips, CHANNEL_STRIPS, STRIP_FIXED_TAPS};
 pub use planes::{plane_shape, plane_shape_factored, separable_gather_planes, PLANE_SHAPES};
 pub use sum::SUM_BLOCK;
 pub use teams::{separable_gather_teams, team_vector_lanes, TEAMS, TEAM_CUBE};

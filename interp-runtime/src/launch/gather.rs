@@ -8,7 +8,7 @@ use interp_kernels::gather::{
     separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cell_edges, separable_gather_cells,
     separable_gather_pixel_strips, separable_gather_planes, separable_gather_strips, separable_gather_teams,
     separable_gather_teams_channels, separable_gather_tiled, CellEdgesLaunch, CellRunLaunch, GatherLayoutLaunch, Sequence4Launch, BLOCK,
-    SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
+    STRIP_FIXED_TAPS, SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
 };
 
 use super::cells::{cells, CellsLaunch};
@@ -258,11 +258,24 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
                         strip,
                         unit_taps,
                         unit_taps && vector > 1,
+                        strip_fixed_taps(io, vector, unit_taps, widths),
                     ),
                 }
             };
         }
         dispatch_dtypes!(io, launch);
+    }
+}
+
+/// Taps per axis of the pixel-strips variant for `vector`-channel units of weighted `widths`:
+/// the fixed shape where both tables' rows fit it (built for channel vectors summed in f32),
+/// else loops (0).
+fn strip_fixed_taps(io: &GatherIo, vector: usize, unit_taps: bool, (rows, cols): (u64, u64)) -> u32 {
+    let fits = rows.max(cols) <= u64::from(STRIP_FIXED_TAPS);
+    if vector > 1 && !unit_taps && fits && io.dst_dtype.accumulator().size() == 4 {
+        STRIP_FIXED_TAPS
+    } else {
+        0
     }
 }
 
