@@ -3,10 +3,16 @@
 //! flush, beside a device-to-device copy of the same bytes and, when given, PyTorch's numbers
 //! from `bench/pytorch_interpolate.py` for the same cases.
 //!
-//! `resample [--workloads FILE] [--only TEXT] [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled|planes|teams|blocks|cells] [--max-plane-taps N] [--planes N] [--min-team N] [--block-full-rows] [--channel-strip N]`
+//! `resample [--workloads FILE] [--only TEXT] [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled|planes|teams|blocks|cells] [--max-plane-taps N] [--planes N] [--min-team N] [--block-full-rows] [--channel-strip N] [--versus NAME=VALUE]`
+//!
+//! `--versus NAME=VALUE` times every case under the flags' tuning and under that one override
+//! too (e.g. `channel-strip=4`), interleaved, twice each, and reports the ratios (`versus.csv`)
+//! instead of the suite's report.
 
 mod kernels;
 mod report;
+mod tuning_flags;
+mod versus;
 mod workloads;
 
 use std::collections::HashMap;
@@ -16,7 +22,7 @@ use interp_runtime::cubecl::future::block_on;
 use interp_runtime::cubecl::prelude::*;
 use interp_runtime::cubecl::server::Handle;
 use interp_runtime::testing::Layout;
-use interp_runtime::{DType, DefaultRuntime, Options, Resampler, Spatial, Strategy, TensorRef, Tuning};
+use interp_runtime::{DType, DefaultRuntime, Options, Resampler, Spatial, TensorRef, Tuning};
 pub use workloads::Case;
 
 type Client = ComputeClient<DefaultRuntime>;
@@ -180,21 +186,20 @@ fn main() {
     let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let quick = args.iter().any(|a| a == "--quick");
     let smoke = args.iter().any(|a| a == "--smoke");
-    let strategy = flag("--strategy").map(|s| {
-        Strategy::from_name(&s).unwrap_or_else(|| {
-            let names: Vec<_> = Strategy::ALL.iter().map(|s| s.name()).collect();
-            panic!("--strategy {s}: expected one of {}", names.join(", "))
-        })
+    let mut tuning = Tuning::default();
+    for name in tuning_flags::VALUED {
+        if let Some(value) = flag(&format!("--{name}")) {
+            tuning = tuning_flags::set(tuning, name, &value).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+    if args.iter().any(|a| a == "--block-full-rows") {
+        tuning = tuning_flags::set(tuning, "block-full-rows", "").expect("a known flag");
+    }
+    // `--versus NAME=VALUE`: each case under `tuning` and under that override, interleaved.
+    let versus = flag("--versus").map(|spec| {
+        let (name, value) = spec.split_once('=').unwrap_or((spec.as_str(), ""));
+        tuning_flags::set(tuning, name, value).unwrap_or_else(|e| panic!("--versus {spec}: {e}"))
     });
-    let tuning = Tuning {
-        strategy,
-        max_plane_taps: flag("--max-plane-taps").map(|v| v.parse().expect("--max-plane-taps N")),
-        planes: flag("--planes").map(|v| v.parse().expect("--planes N")),
-        min_team: flag("--min-team").map(|v| v.parse().expect("--min-team N")),
-        block_short_rows: args.iter().any(|a| a == "--block-full-rows").then_some(false),
-        channel_strip: flag("--channel-strip").map(|v| v.parse().expect("--channel-strip N")),
-        ..Tuning::default()
-    };
     let pytorch: HashMap<String, report::TorchTimes> = flag("--pytorch").map(|p| report::read_pytorch(&p)).unwrap_or_default();
     let client = DefaultRuntime::client(&Default::default());
     let name = DefaultRuntime::name(&client);
@@ -215,6 +220,7 @@ fn main() {
     let flush = Flush::new(&client);
     let mut copies: HashMap<usize, Duration> = HashMap::new();
     let mut results = Vec::new();
+    let mut compared = Vec::new();
     for (index, case) in cases.into_iter().enumerate() {
         let options = Options::sizes(Spatial::try_from(&case.size[..]).expect("one to three sizes"))
             .antialias(case.antialias)
@@ -225,6 +231,19 @@ fn main() {
         let y = Tensor::random(&client, &case.output_shape(), case.layout, case.dtype, seed + 1);
         // A layer keeps its resampler: tables are built in the warm-up runs, not timed.
         let resampler = Resampler::new(&client, case.mode, &case.input, &options).expect("a valid workload");
+        if let Some(alternative) = versus {
+            let other = Resampler::new(&client, case.mode, &case.input, &options.tuning(alternative)).expect("a valid workload");
+            let times = |r: &Resampler<DefaultRuntime>| {
+                let forward = time(&client, &flush, 3, 21, || r.forward(x.view(), y.view()).expect("forward"));
+                let backward = time(&client, &flush, 3, 21, || r.backward(y.view(), x.view()).expect("backward"));
+                [forward, backward]
+            };
+            let pair = versus::interleaved(|| times(&resampler), || times(&other));
+            eprintln!("{}", versus::line(&case.key(), &pair));
+            compared.push((case.key(), pair));
+            block_on(client.sync()).expect("sync");
+            continue;
+        }
         let forward = time(&client, &flush, 3, 21, || {
             resampler.forward(x.view(), y.view()).expect("forward");
         });
@@ -249,5 +268,9 @@ fn main() {
         block_on(client.sync()).expect("sync");
     }
     let out_dir = flag("--out");
+    if versus.is_some() {
+        versus::summary(&compared, out_dir.as_deref());
+        return;
+    }
     report::summary(&results, &pytorch, name, out_dir.as_deref());
 }

@@ -1,0 +1,33 @@
+//! The bench's launch-rule overrides: each `--NAME VALUE` flag (and `--versus NAME=VALUE`'s
+//! alternative) sets one field of a [`Tuning`].
+
+use interp_runtime::{Strategy, Tuning};
+
+/// The flags that take a value, as `--NAME VALUE`.
+pub const VALUED: [&str; 5] = ["strategy", "max-plane-taps", "planes", "min-team", "channel-strip"];
+
+/// `tuning` with the override `name` set from `value` (`block-full-rows` takes none); Err names
+/// what was wrong.
+pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String> {
+    let number = |what: &str| {
+        value
+            .parse::<u32>()
+            .map_err(|_| format!("--{what} {value}: expected a whole number"))
+    };
+    match name {
+        "strategy" => {
+            let strategy = Strategy::from_name(value).ok_or_else(|| {
+                let names: Vec<_> = Strategy::ALL.iter().map(|s| s.name()).collect();
+                format!("--strategy {value}: expected one of {}", names.join(", "))
+            })?;
+            tuning.strategy = Some(strategy);
+        }
+        "max-plane-taps" => tuning.max_plane_taps = Some(number(name)?),
+        "planes" => tuning.planes = Some(number(name)? as usize),
+        "min-team" => tuning.min_team = Some(number(name)?),
+        "channel-strip" => tuning.channel_strip = Some(number(name)?),
+        "block-full-rows" => tuning.block_short_rows = Some(false),
+        other => return Err(format!("no tuning flag --{other}")),
+    }
+    Ok(tuning)
+}
