@@ -5,6 +5,9 @@
 #   bash bench/gpu_run.sh [tests|bench|all]
 #     tests: the CUDA test binaries, the tour, outside references, the Burn training step
 #     bench: PyTorch and interp over the workload suite (bench/workloads.json), the plot
+#   ONLY=TEXT bash bench/gpu_run.sh versus NAME=VALUE
+#     versus: the cases whose names contain TEXT under the default rules and under one
+#     override (the bench's --versus), interleaved; ratios in $OUT/versus.csv and .md
 set -uo pipefail
 OUT=${OUT:-gpu-out}
 PHASE=${1:-all}
@@ -14,6 +17,13 @@ export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
 python3 -c 'import torch, triton; print("torch", torch.__version__, "cuda", torch.version.cuda, "triton", triton.__version__)' | tee -a "$OUT/gpu.txt"
 status=0
+if [ "$PHASE" = versus ]; then
+    timeout 560 .gpu/bin/resample --workloads bench/workloads.json --only "${ONLY:-}" --versus "${2:?NAME=VALUE}" \
+        --out "$OUT" 2> "$OUT/versus.log"
+    status=$?
+    grep -v XDG_RUNTIME "$OUT/versus.log" | tail -3
+    exit $status
+fi
 if [ "$PHASE" != bench ]; then
     for t in .gpu/bin/interp_runtime .gpu/bin/numerics .gpu/bin/errors .gpu/bin/properties .gpu/bin/ranks .gpu/bin/user_mode_* .gpu/bin/tour; do
         [ -x "$t" ] || continue
