@@ -8,12 +8,12 @@ use interp_kernels::gather::{
     separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cell_edges, separable_gather_cells,
     separable_gather_pixel_strips, separable_gather_planes, separable_gather_strips, separable_gather_teams,
     separable_gather_teams_channels, separable_gather_tiled, CellEdgesLaunch, CellRunLaunch, GatherLayoutLaunch, Sequence4Launch, BLOCK,
-    STRIP_FIXED_TAPS, SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
+    SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
 };
 
 use super::cells::{cells, CellsLaunch};
 use super::choice::{
-    blocks, channel_strip, channel_teams, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, teams,
+    blocks, channel_strips, channel_teams, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, teams,
     teams_source_vector, unit_taps, vectorization, PlanesLaunch, TeamsLaunch, Vectorization,
 };
 use super::table::DeviceTable;
@@ -180,12 +180,9 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     let single_tap = unit_taps && rows.single_tap() && cols.single_tap();
     let vectorization = match vectorization {
         Vectorization::Width(_) | Vectorization::Strips(_) | Vectorization::PixelStrips { .. } if wide => Vectorization::Channels(1),
-        // Channel vectors in strips: weighted sums, or unit taps of one tap per output (the
-        // variants built).
-        Vectorization::Channels(v) if !wide && unit_taps == single_tap => match channel_strip(client, io, v) {
-            1 => Vectorization::Channels(v),
-            strip => Vectorization::PixelStrips { vector: v, strip },
-        },
+        Vectorization::Channels(v) if !wide => {
+            channel_strips(client, io, v, unit_taps, single_tap, widths).unwrap_or(Vectorization::Channels(v))
+        }
         chosen => chosen,
     };
     // Units, and strides in the units each tensor is indexed in.
@@ -244,7 +241,12 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
                     Vectorization::Strips(strip) => separable_gather_strips::launch_unchecked::<$fs, $fd, $a, R>(
                         client, count, dim, 1, src, dst, rows.arg(true), cols.arg(true), layout, strip, unit_taps,
                     ),
-                    Vectorization::PixelStrips { vector, strip } => separable_gather_pixel_strips::launch_unchecked::<$fs, $fd, $a, R>(
+                    Vectorization::PixelStrips {
+                        vector,
+                        strip,
+                        single_tap,
+                        fixed_taps,
+                    } => separable_gather_pixel_strips::launch_unchecked::<$fs, $fd, $a, R>(
                         client,
                         count,
                         dim,
@@ -257,25 +259,13 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
                         pixel_group(units_c),
                         strip,
                         unit_taps,
-                        unit_taps && vector > 1,
-                        strip_fixed_taps(io, vector, unit_taps, widths),
+                        single_tap,
+                        fixed_taps,
                     ),
                 }
             };
         }
         dispatch_dtypes!(io, launch);
-    }
-}
-
-/// Taps per axis of the pixel-strips variant for `vector`-channel units of weighted `widths`:
-/// the fixed shape where both tables' rows fit it (built for channel vectors summed in f32),
-/// else loops (0).
-fn strip_fixed_taps(io: &GatherIo, vector: usize, unit_taps: bool, (rows, cols): (u64, u64)) -> u32 {
-    let fits = rows.max(cols) <= u64::from(STRIP_FIXED_TAPS);
-    if vector > 1 && !unit_taps && fits && io.dst_dtype.accumulator().size() == 4 {
-        STRIP_FIXED_TAPS
-    } else {
-        0
     }
 }
 
