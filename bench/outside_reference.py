@@ -50,7 +50,7 @@ def axis_pair(rng, longest=300):
     return rng.randint(1, longest), rng.randint(1, longest)
 
 
-def random_case(rng, index, reference):
+def random_case(rng, index, reference, channels=(1, 2, 3, 5, 7)):
     if reference == "pillow":
         mode = rng.choice(sorted(PILLOW_FILTERS))
         aa, align = True, False
@@ -70,7 +70,7 @@ def random_case(rng, index, reference):
     pairs = [axis_pair(rng, {3: 3000, 4: 300, 5: 24}[rank]) for _ in range(rank - 2)]
     sizes_in, sizes_out = [p[0] for p in pairs], [p[1] for p in pairs]
     case = {"id": f"c{index}", "reference": reference, "mode": mode, "aa": int(aa), "align": int(align),
-            "shape": [rng.randint(1, 2), rng.choice([1, 2, 3, 5, 7])] + sizes_in,
+            "shape": [rng.randint(1, 2), rng.choice(channels)] + sizes_in,
             "dtype": rng.choice(["f32"] * 6 + ["f16", "bf16"]), "layout": rng.choice(["nchw", "nhwc"])}
     if reference == "torch" and rng.random() < 0.35:
         # A scale factor: out = floor(in * f), the kernels use 1/f (recompute_scale_factor=False).
@@ -205,6 +205,9 @@ def main():
     parser.add_argument("--json", help="write the per-case results here")
     parser.add_argument("--markdown", help="write the per-mode table (docs/ACCURACY.md's) here")
     parser.add_argument("--strategy", help="force this gather strategy in interp (run_cases --strategy)")
+    parser.add_argument("--channel-strip", help="channel strips of N pixels in interp (run_cases --channel-strip)")
+    parser.add_argument("--channels", default="1,2,3,5,7",
+                        help="channel counts the cases draw from (e.g. 4,8,12 for channel vectors)")
     args = parser.parse_args()
 
     references = []
@@ -225,7 +228,9 @@ def main():
         sys.exit("no outside reference available")
 
     rng = random.Random(args.seed)
-    cases = [random_case(rng, len(references) * i + k, ref) for i in range(args.cases) for k, ref in enumerate(references)]
+    channels = [int(c) for c in args.channels.split(",")]
+    cases = [random_case(rng, len(references) * i + k, ref, channels)
+             for i in range(args.cases) for k, ref in enumerate(references)]
     work = tempfile.mkdtemp(prefix="interp-outside-")
     data, torch_refused = {}, []
     with open(os.path.join(work, "cases.txt"), "w") as manifest:
@@ -249,7 +254,8 @@ def main():
             shape = ",".join(map(str, case["shape"]))
             manifest.write(f"id={case['id']} mode={case['mode']} aa={case['aa']} align={case['align']} shape={shape} "
                            f"{resize} dtype={case['dtype']} layout={case['layout']}\n")
-    subprocess.run([args.run_cases, work] + (["--strategy", args.strategy] if args.strategy else []), check=True)
+    flags = (["--strategy", args.strategy] if args.strategy else []) + (["--channel-strip", args.channel_strip] if args.channel_strip else [])
+    subprocess.run([args.run_cases, work] + flags, check=True)
 
     cuda = torch is not None and torch.cuda.is_available()
     results, failures, skipped_dtype, cpu_bug_cases, shortcut_cases = [], [], set(), [], []

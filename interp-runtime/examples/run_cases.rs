@@ -8,7 +8,8 @@
 //! last). `DIR/<id>.x` and `DIR/<id>.g` are the input and grad_out as little-endian f32 in
 //! row-major (N, C, spatial...) order; this writes `<id>.y` and `<id>.dx` the same way,
 //! or `<id>.err` with the refusal. `--strategy NAME` after `DIR` forces a gather strategy
-//! (`Strategy::name`; one that does not apply falls back to the default rule).
+//! (`Strategy::name`; one that does not apply falls back to the default rule), `--channel-strip
+//! N` asks for channel strips (`Tuning::channel_strip`).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -18,21 +19,24 @@ use interp_runtime::{interpolate, interpolate_backward, output_shape, DType, Int
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let dir = Path::new(args.get(1).expect("usage: run_cases DIR [--strategy NAME]"));
-    let strategy = match &args[2..] {
-        [] => None,
-        [flag, name] if flag == "--strategy" => Some(Strategy::from_name(name).unwrap_or_else(|| panic!("no strategy `{name}`"))),
-        other => panic!("usage: run_cases DIR [--strategy NAME], got {other:?}"),
-    };
+    let usage = "usage: run_cases DIR [--strategy NAME] [--channel-strip N]";
+    let dir = Path::new(args.get(1).expect(usage));
+    let mut tuning = Tuning::default();
+    for pair in args[2..].chunks(2) {
+        match pair {
+            [flag, name] if flag == "--strategy" => {
+                tuning.strategy = Some(Strategy::from_name(name).unwrap_or_else(|| panic!("no strategy `{name}`")))
+            }
+            [flag, n] if flag == "--channel-strip" => tuning.channel_strip = Some(n.parse().expect("--channel-strip N")),
+            other => panic!("{usage}, got {other:?}"),
+        }
+    }
     let client = interp_runtime::default_client().unwrap_or_else(|error| panic!("{error}"));
     let cases = std::fs::read_to_string(dir.join("cases.txt")).expect("DIR/cases.txt");
     let (mut ran, mut refused) = (0, 0);
     for line in cases.lines().filter(|l| !l.trim().is_empty()) {
         let mut case = Case::parse(line);
-        case.options = case.options.tuning(Tuning {
-            strategy,
-            ..Tuning::default()
-        });
+        case.options = case.options.tuning(tuning);
         let read = |ext: &str| -> Vec<f64> {
             let bytes = std::fs::read(dir.join(format!("{}.{ext}", case.id))).expect("case data");
             bytes
