@@ -219,8 +219,10 @@ pub struct Tuning {
     /// faster on the H200: docs/PERFORMANCE.md v14; the same bits either way).
     pub block_short_rows: Option<bool>,
     /// Pixels per unit of one-pass gathers of channel vectors (channels-last, the runtime's
-    /// widest vectors, a call's own dtype in and out): 2 or 4 (other values: one pixel per
-    /// unit); default one. The same bits either way.
+    /// widest vectors, a call's own dtype in and out): 2 or 4 (other values, e.g. 1: one pixel
+    /// per unit). Default: the measured rule of docs/PERFORMANCE.md v18 (nearest forward,
+    /// bilinear and widening gathers of up to 16 tap pairs in f16, bf16 and f32, while the
+    /// launch keeps enough units). The same bits either way.
     pub channel_strip: Option<u32>,
 }
 

@@ -6,8 +6,8 @@
 
 use cubecl::prelude::*;
 use interp_kernels::gather::{
-    block_shape, plane_shape, plane_shape_factored, team_vector_lanes, BLOCK, CHANNEL_STRIPS, CHANNEL_TEAMS, MAX_STRIP, STRIP_FIXED_TAPS,
-    STRIP_GROUP, SUM_BLOCK, TEAMS, TILE_H, TILE_SOURCE_ROWS, TILE_W,
+    block_shape, plane_shape, plane_shape_factored, team_vector_lanes, BLOCK, CHANNEL_TEAMS, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TEAMS,
+    TILE_H, TILE_SOURCE_ROWS, TILE_W,
 };
 
 use super::gather::GatherIo;
@@ -639,35 +639,6 @@ fn preferred_vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo,
 /// addresses.
 pub(super) fn pixel_group(channels: usize) -> u32 {
     STRIP_GROUP.div_ceil(channels.max(1) as u32)
-}
-
-/// Pixel strips for a one-pass gather of `v`-channel vectors (channels-last), if the tuning
-/// asks for a strip length and that variant is built (`CHANNEL_STRIPS` at the runtime's widest
-/// vectors in a call's own dtype; of unit taps only `single_tap` ones; the fixed shape where
-/// both tables' `widths` fit it and the sums are f32). A unit of one output pays six divisions
-/// for its coordinates and waits on its chain of table and source loads; a strip pays the
-/// divisions once (the same sums: the same bits).
-pub(super) fn channel_strips<R: Runtime>(
-    client: &ComputeClient<R>,
-    io: &GatherIo,
-    v: usize,
-    unit_taps: bool,
-    single_tap: bool,
-    widths: (u64, u64),
-) -> Option<Vectorization> {
-    let widest = client.io_optimized_vector_sizes(io.element_bytes()).max().unwrap_or(1);
-    let [n, c, h, w] = io.dst_view.shape;
-    let strip = io.tuning.channel_strip?;
-    let built = CHANNEL_STRIPS.contains(&strip) && v > 1 && v == widest && io.src_dtype == io.dst_dtype && unit_taps == single_tap;
-    // Strips round each row up to whole groups: their unit count must fit the u32 index.
-    let fits = pixel_strip_units([n, c / v, h, w], strip) <= u32::MAX as usize;
-    let fixed = !unit_taps && widths.0.max(widths.1) <= u64::from(STRIP_FIXED_TAPS) && io.dst_dtype.accumulator().size() == 4;
-    (built && fits).then_some(Vectorization::PixelStrips {
-        vector: v,
-        strip,
-        single_tap,
-        fixed_taps: if fixed { STRIP_FIXED_TAPS } else { 0 },
-    })
 }
 
 /// Units of a pixel-strips launch over a destination of `shape` (channels in the units'

@@ -12,9 +12,10 @@ use interp_kernels::gather::{
 };
 
 use super::cells::{cells, CellsLaunch};
+use super::channel_strips::channel_strips;
 use super::choice::{
-    blocks, channel_strips, channel_teams, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, teams,
-    teams_source_vector, unit_taps, vectorization, PlanesLaunch, TeamsLaunch, Vectorization,
+    blocks, channel_teams, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, teams, teams_source_vector,
+    unit_taps, vectorization, PlanesLaunch, TeamsLaunch, Vectorization,
 };
 use super::table::DeviceTable;
 use crate::dtype::DType;
@@ -181,7 +182,7 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     let vectorization = match vectorization {
         Vectorization::Width(_) | Vectorization::Strips(_) | Vectorization::PixelStrips { .. } if wide => Vectorization::Channels(1),
         Vectorization::Channels(v) if !wide => {
-            channel_strips(client, io, v, unit_taps, single_tap, widths).unwrap_or(Vectorization::Channels(v))
+            channel_strips(client, io, v, (unit_taps, single_tap), widths, tap_pairs).unwrap_or(Vectorization::Channels(v))
         }
         chosen => chosen,
     };
