@@ -62,6 +62,7 @@ fn gather_layout() -> GatherLayoutCompilationArg {
 /// `max_vector` lanes.
 pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &ComputeClient<R>, max_vector: usize) -> Vec<NamedKernel> {
     let types = format!("{}->{}", short_name::<FS>(), short_name::<FD>());
+    let own_type = FS::as_type_native_unchecked() == FD::as_type_native_unchecked();
     let line = || settings(CubeDim::new_1d(UNITS_PER_CUBE));
     let widths = || (0..).map(|i| 1usize << i).take_while(|&v| v <= max_vector);
     let mut kernels = Vec::new();
@@ -101,7 +102,6 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
         }
         // Channel vectors in pixel strips: a call's own dtype, the widest vectors only; unit
         // taps of one tap per output only (the unit-tap loops spilled f32 vectors).
-        let own_type = FS::as_type_native_unchecked() == FD::as_type_native_unchecked();
         for strip in CHANNEL_STRIPS.into_iter().filter(|_| own_type && max_vector > 1) {
             let v = max_vector;
             // Unit taps: single taps only; weighted: runtime loops, or the fixed 2x2 shape
@@ -132,10 +132,13 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
         let definition = define!(separable_gather_planes::SeparableGatherPlanes<FS, FD, A, R>, line(), (), row_taps, col_taps);
         push(format!("gather {types} planes {row_taps}x{col_taps}"), definition);
     }
-    // Blocks run where source, destination and sums are f16, bf16 or f32 alike (one pass of a
-    // call's own dtype; f64 takes the planes kernel: its blocks spilled registers).
-    let blocks = FS::as_type_native_unchecked() == FD::as_type_native_unchecked() && A::as_type_native_unchecked().size() == 4;
-    for (row_taps, col_taps) in BLOCK_SHAPES.into_iter().filter(|_| blocks) {
+    // Blocks run where the sums are f32 (f64 takes the planes kernel: its blocks spilled
+    // registers): one pass of a call's own f16, bf16 or f32, and the plane pass of a volume
+    // from its f32 intermediate into f16 or bf16 (upsampling volumes, the adjoints of
+    // downsampling ones).
+    let f32_sums = A::as_type_native_unchecked().size() == 4;
+    let into_half = FS::as_type_native_unchecked().size() == 4 && FD::as_type_native_unchecked().size() == 2;
+    for (row_taps, col_taps) in BLOCK_SHAPES.into_iter().filter(|_| f32_sums && (own_type || into_half)) {
         for short_rows in [false, true] {
             let rows = if short_rows { " short-rows" } else { "" };
             let definition =
@@ -146,7 +149,7 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
     // Cells, like blocks, in a call's own f16, bf16 or f32; their edges' kernel for each
     // (row taps, column taps) of the shapes.
     let mut edge_shapes = Vec::new();
-    for shape in CELL_SHAPES.into_iter().filter(|_| blocks) {
+    for shape in CELL_SHAPES.into_iter().filter(|_| f32_sums && own_type) {
         let CellShape {
             row_taps,
             phases,

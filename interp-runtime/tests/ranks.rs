@@ -25,7 +25,7 @@ const fn sizes(label: &'static str, input: &'static [usize], sizes: Spatial<usiz
     }
 }
 
-const GEOMETRIES: [Geometry; 12] = [
+const GEOMETRIES: [Geometry; 14] = [
     sizes("L up 2x", &[2, 3, 7], Spatial::one(14)),
     sizes("L down 3x", &[1, 4, 24], Spatial::one(8)),
     sizes("L 13->5", &[2, 2, 13], Spatial::one(5)),
@@ -34,6 +34,11 @@ const GEOMETRIES: [Geometry; 12] = [
     sizes("DHW down", &[1, 3, 8, 6, 9], Spatial::three(4, 3, 3)),
     sizes("DHW 5->3 x 3->7 x 4->6", &[2, 2, 5, 3, 4], Spatial::three(3, 7, 6)),
     sizes("DHW 1->3 x 6->1 x 1->1", &[1, 2, 1, 6, 1], Spatial::three(3, 1, 1)),
+    // Plane passes into rows of 64+ columns, where the blocks kernel runs NCHW upsampling
+    // (and, in half precision, reads the f32 intermediate): the forward here, the backward
+    // of the downsample below.
+    sizes("DHW up 2x, 80 columns", &[1, 2, 3, 4, 40], Spatial::three(6, 8, 80)),
+    sizes("DHW down 2x, 128 columns", &[1, 2, 4, 6, 128], Spatial::three(2, 3, 64)),
     // Depth kept (an identity table): the plane pass alone, caller to caller.
     sizes("DHW depth kept 4 x 6->9 x 5->3", &[2, 3, 4, 6, 5], Spatial::three(4, 9, 3)),
     Geometry {
