@@ -10,7 +10,8 @@ use cubecl::prelude::*;
 use crate::dtype::DType;
 use crate::error::InterpError;
 use crate::launch::{
-    axis_table, check_device_array, check_loop_limit, gather, route, Buffer, DeviceTable, Direction, GatherIo, Route, Slot,
+    axis_table, check_device_array, check_loop_limit, depth_height_table, gather, route, Buffer, DeviceTable, Direction, GatherIo, Route,
+    Slot, VolumeTables,
 };
 use crate::method::{resolve, Method, Rule};
 use crate::options::{Options, Tuning};
@@ -55,9 +56,12 @@ pub struct Resampler<R: Runtime> {
     depth_identity: bool,
 }
 
-/// Every spatial axis's table of one direction, on the device, outermost axis first.
+/// Every spatial axis's table of one direction, on the device, outermost axis first, and for
+/// volumes of nearest samplers the depth and height tables' product (one gather, no
+/// intermediate: `depth_height_table`).
 struct Tables {
     axes: Vec<DeviceTable>,
+    depth_height: Option<DeviceTable>,
 }
 
 /// A validated call: the caller's buffers and dtype, and the gathers that compute it.
@@ -66,6 +70,7 @@ struct Call<'a> {
     dst: &'a cubecl::server::Handle,
     dtype: DType,
     route: Route,
+    tables: Arc<Tables>,
 }
 
 impl<R: Runtime> Resampler<R> {
@@ -126,8 +131,12 @@ impl<R: Runtime> Resampler<R> {
     /// overlaps itself or the input, an unbindable offset, or tables the device cannot hold.
     /// Nothing is written then.
     pub fn forward(&self, input: TensorRef, output: TensorRef) -> Result<(), InterpError> {
-        let call = self.call(("input", input, &self.plan.input), ("output", output, &self.plan.output))?;
-        self.run(&call, Direction::Forward)
+        let call = self.call(
+            ("input", input, &self.plan.input),
+            ("output", output, &self.plan.output),
+            Direction::Forward,
+        )?;
+        self.run(&call)
     }
 
     /// `grad_in = resize^T(grad_out)`, the exact adjoint of [`forward`](Self::forward): a
@@ -137,16 +146,22 @@ impl<R: Runtime> Resampler<R> {
     /// As [`forward`](Self::forward), with `grad_out` of the output shape and `grad_in` of the
     /// input shape.
     pub fn backward(&self, grad_out: TensorRef, grad_in: TensorRef) -> Result<(), InterpError> {
-        let call = self.call(("grad_out", grad_out, &self.plan.output), ("grad_in", grad_in, &self.plan.input))?;
-        self.run(&call, Direction::Adjoint)
+        let call = self.call(
+            ("grad_out", grad_out, &self.plan.output),
+            ("grad_in", grad_in, &self.plan.input),
+            Direction::Adjoint,
+        )?;
+        self.run(&call)
     }
 
-    /// Validates a source and a destination against the plan's shapes, and routes the call
-    /// through the kernels (which checks an intermediate fits the device).
+    /// Validates a source and a destination against the plan's shapes, builds the direction's
+    /// tables on first use, and routes the call through the kernels (which checks an
+    /// intermediate fits the device).
     fn call<'a>(
         &self,
         (src_name, src, src_shape): (&'static str, TensorRef<'a>, &[usize]),
         (dst_name, dst, dst_shape): (&'static str, TensorRef<'a>, &[usize]),
+        direction: Direction,
     ) -> Result<Call<'a>, InterpError> {
         let dtype = src.dtype;
         check_dtype(&self.client, dtype)?;
@@ -157,7 +172,12 @@ impl<R: Runtime> Resampler<R> {
         check_shape(dst_name, &dst_view, dst_shape, &self.plan)?;
         check_no_self_overlap(dst_name, &dst_view)?;
         check_no_alias((dst_name, &dst, &dst_view), (src_name, &src, &src_view))?;
-        let route = route(&src_view, &dst_view, self.depth_identity)?;
+        let tables = self.tables(direction)?;
+        let volume = VolumeTables {
+            depth_identity: self.depth_identity,
+            depth_height: tables.depth_height.is_some(),
+        };
+        let route = route(&src_view, &dst_view, volume)?;
         if route.intermediate > 0 {
             let what = format!("the intermediate of a {:?} -> {:?} resize", src_view.shape, dst_view.shape);
             let bytes = dtype.accumulator().size() as u64;
@@ -174,11 +194,12 @@ impl<R: Runtime> Resampler<R> {
             dst: dst.handle,
             dtype,
             route,
+            tables,
         })
     }
 
-    fn run(&self, call: &Call, direction: Direction) -> Result<(), InterpError> {
-        let tables = self.tables(direction)?;
+    fn run(&self, call: &Call) -> Result<(), InterpError> {
+        let tables = &call.tables;
         let acc = call.dtype.accumulator();
         let mid = (call.route.intermediate > 0).then(|| self.client.empty(call.route.intermediate * acc.size()));
         let buffer = |b: Buffer, caller| match b {
@@ -189,6 +210,7 @@ impl<R: Runtime> Resampler<R> {
             let table = |slot| match slot {
                 Slot::Axis(k) => TableRef::Axis(&tables.axes[k]),
                 Slot::Identity(len) => TableRef::Shared(self.identity(len)),
+                Slot::DepthHeight => TableRef::Axis(tables.depth_height.as_ref().expect("routed only where it is built")),
             };
             let (rows, cols) = (table(pass.rows), table(pass.cols));
             let ((src, src_dtype), (dst, dst_dtype)) = (buffer(pass.src.0, call.src), buffer(pass.dst.0, call.dst));
@@ -243,8 +265,16 @@ impl<R: Runtime> Resampler<R> {
             }
             _ => unreachable!("plans have one to three spatial axes"),
         }
+        // The product of depth and height, where it is exact and the runtime's loop limit
+        // allows its rows beside the width's (else the two passes run).
+        let depth_height = match &self.plan.axes[..] {
+            [depth, height, _] if !self.depth_identity => depth_height_table(&self.client, &self.rule, (depth, height), direction)?
+                .filter(|t| check_loop_limit(&self.client, t.width(), widths[2]).is_ok()),
+            _ => None,
+        };
         let tables = Arc::new(Tables {
             axes: host.iter().map(|t| t.upload(&self.client)).collect(),
+            depth_height: depth_height.map(|t| t.upload(&self.client)),
         });
         *slot = Some(tables.clone());
         Ok(tables)

@@ -78,6 +78,34 @@ impl AxisTaps {
         })
     }
 
+    /// Whether every entry has weight exactly one (the nearest samplers, either direction).
+    pub fn unit_weights(&self) -> bool {
+        self.weight.iter().all(|&w| w == 1.0)
+    }
+
+    /// The taps of two axes read as one, `self` outer: row `r * inner.rows() + q` reads index
+    /// `i * inner_len + j` for each entry `i` of row `r` and `j` of `inner`'s row `q`, in that
+    /// order (increasing), weight the product. Exact where the weights are one.
+    pub fn outer_product(&self, inner: &AxisTaps, inner_len: usize) -> AxisTaps {
+        let mut taps = AxisTaps {
+            offsets: vec![0],
+            index: Vec::new(),
+            weight: Vec::new(),
+        };
+        for r in 0..self.rows() {
+            for q in 0..inner.rows() {
+                for (i, wi) in self.row(r) {
+                    for (j, wj) in inner.row(q) {
+                        taps.index.push(i * inner_len as u32 + j);
+                        taps.weight.push(wi * wj);
+                    }
+                }
+                taps.offsets.push(taps.index.len());
+            }
+        }
+        taps
+    }
+
     fn row(&self, r: usize) -> impl Iterator<Item = (u32, f32)> + '_ {
         let span = self.offsets[r]..self.offsets[r + 1];
         self.index[span.clone()].iter().copied().zip(self.weight[span].iter().copied())
@@ -350,5 +378,28 @@ mod tests {
         assert_eq!(area_window(&a, n_out as i64 - 1), (n_in as i64 - 2, n_in as i64));
         let t = taps(Mode::Area, false, &axis(10, 4, None, false));
         assert_eq!(rows(&t)[1], vec![(2, 1.0 / 3.0), (3, 1.0 / 3.0), (4, 1.0 / 3.0)]);
+    }
+
+    #[test]
+    fn the_outer_product_reads_both_axes_as_one() {
+        // Outer: 2 rows over a source of 3; inner: 3 rows over a source of 4.
+        let outer = AxisTaps {
+            offsets: vec![0, 1, 3],
+            index: vec![0, 1, 2],
+            weight: vec![1.0, 1.0, 1.0],
+        };
+        let inner = AxisTaps {
+            offsets: vec![0, 2, 2, 3],
+            index: vec![1, 2, 3],
+            weight: vec![1.0, 1.0, 1.0],
+        };
+        let both = outer.outer_product(&inner, 4);
+        assert_eq!(both.rows(), 6);
+        assert_eq!(both.offsets, vec![0, 2, 2, 3, 7, 7, 9]);
+        assert_eq!(both.index, vec![1, 2, 3, 5, 6, 9, 10, 7, 11]);
+        assert!(both.unit_weights());
+        // The product's transpose is the product of the transposes (the adjoint's table).
+        let transposed = outer.transpose(3).outer_product(&inner.transpose(4), 3);
+        assert_eq!(both.transpose(12), transposed);
     }
 }

@@ -6,7 +6,11 @@
 //! views of the pass), so that any layout whose strides allow one fold per pass runs without
 //! a copy: NCDHW, NDHWC, slices and most permutations. Where the depth axis is left as it is
 //! (an identity table: video frames resized, time kept) the plane pass alone runs, from the
-//! caller's source to its destination, when both views fold.
+//! caller's source to its destination, when both views fold. Where the depth and height tables
+//! hold weight-one taps only (the nearest samplers) and both views fold depth into height, one
+//! gather reads them as one axis through their product table (`Slot::DepthHeight`): no
+//! intermediate, each source value read once (the same sums, in the order of the product's
+//! rows).
 
 use crate::error::InterpError;
 use crate::tensor::{Checked, Checked4};
@@ -18,6 +22,17 @@ pub(crate) enum Slot {
     Axis(usize),
     /// The identity along an axis of this length.
     Identity(usize),
+    /// The product of the depth and height tables, read as one axis of `depth * height` rows.
+    DepthHeight,
+}
+
+/// What a rank-5 route may use besides the per-axis tables.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct VolumeTables {
+    /// The depth table is the identity: the plane pass alone can run.
+    pub depth_identity: bool,
+    /// The product table of depth and height (`Slot::DepthHeight`) is built.
+    pub depth_height: bool,
 }
 
 /// Where a pass reads or writes: the caller's tensors or the route's intermediate.
@@ -44,8 +59,8 @@ pub(crate) struct Route {
 }
 
 /// The route from `src` to `dst` (validated views of one rank, 3 to 5), or why their strides
-/// allow none. `depth_identity`: the rank-5 depth axis's table is the identity.
-pub(crate) fn route(src: &Checked, dst: &Checked, depth_identity: bool) -> Result<Route, InterpError> {
+/// allow none; `volume`: the tables a rank-5 route may use.
+pub(crate) fn route(src: &Checked, dst: &Checked, volume: VolumeTables) -> Result<Route, InterpError> {
     match src.shape.len() {
         3 => {
             let (s, d) = (unit_height(src), unit_height(dst));
@@ -54,10 +69,13 @@ pub(crate) fn route(src: &Checked, dst: &Checked, depth_identity: bool) -> Resul
         4 => Ok(single(four(src), four(dst), Slot::Axis(0), Slot::Axis(1))),
         // The plane pass reads and writes the depth as one batch axis: the same length on
         // both sides (an identity table has it; checked again here, as the fold assumes it).
-        _ => match fold(Part::Plane, src, dst).filter(|_| depth_identity && src.shape[2] == dst.shape[2]) {
+        _ => match fold(Part::Plane, src, dst).filter(|_| volume.depth_identity && src.shape[2] == dst.shape[2]) {
             // The depth pass would copy: the plane pass alone, caller to caller.
             Some((s, d, rows, cols)) => Ok(single(s, d, rows, cols)),
-            None => volume(src, dst),
+            None => match depth_height(src, dst).filter(|_| volume.depth_height) {
+                Some((s, d)) => Ok(single(s, d, Slot::DepthHeight, Slot::Axis(2))),
+                None => two_passes(src, dst),
+            },
         },
     }
 }
@@ -82,6 +100,19 @@ fn four(v: &Checked) -> Checked4 {
     }
 }
 
+/// (N, C, D, H, W) as (N, C, D * H, W) in both views, where depth folds into height in each.
+fn depth_height(src: &Checked, dst: &Checked) -> Option<(Checked4, Checked4)> {
+    let merged = |v: &Checked| {
+        let stride = folded_stride(v, 2, 3)?;
+        let s = &v.strides;
+        Some(Checked4 {
+            shape: [v.shape[0], v.shape[1], v.shape[2] * v.shape[3], v.shape[4]],
+            strides: [s[0], s[1], stride, s[4]],
+        })
+    };
+    Some((merged(src)?, merged(dst)?))
+}
+
 /// (N, C, L) as (N, C, 1, L). The unit axis's stride is never multiplied by a nonzero index;
 /// it is set to the length axis's extent so that the kernels' layout test (channels innermost
 /// or not) reads the same as for the 3-D view.
@@ -102,7 +133,7 @@ enum Part {
     Plane,
 }
 
-fn volume(src: &Checked, dst: &Checked) -> Result<Route, InterpError> {
+fn two_passes(src: &Checked, dst: &Checked) -> Result<Route, InterpError> {
     let (i, o) = (&src.shape, &dst.shape);
     let depth_first = vec![i[0], i[1], o[2], i[3], i[4]];
     let plane_first = vec![i[0], i[1], i[2], o[3], o[4]];
@@ -278,7 +309,7 @@ mod tests {
         let (i, o) = ([2, 3, 4, 5, 6], [2, 3, 7, 2, 9]);
         for order in [[0, 1, 2, 3, 4], [0, 2, 3, 4, 1], [2, 0, 1, 4, 3], [4, 3, 2, 1, 0]] {
             let (src, dst) = (view(&i, &order), view(&o, &order));
-            let route = route(&src, &dst, false).unwrap_or_else(|e| panic!("{order:?}: {e}"));
+            let route = route(&src, &dst, VolumeTables::default()).unwrap_or_else(|e| panic!("{order:?}: {e}"));
             assert_eq!(route.passes.len(), 2);
             // Each pass covers its views' elements exactly once.
             assert_eq!(offsets4(&route.passes[0].src.1), offsets5(&src), "{order:?}");
@@ -291,7 +322,11 @@ mod tests {
         let (i, o) = ([2, 3, 4, 5, 6], [2, 3, 4, 2, 9]);
         for order in [[0, 1, 2, 3, 4], [0, 2, 3, 4, 1], [2, 0, 1, 4, 3]] {
             let (src, dst) = (view(&i, &order), view(&o, &order));
-            let route = route(&src, &dst, true).unwrap_or_else(|e| panic!("{order:?}: {e}"));
+            let kept = VolumeTables {
+                depth_identity: true,
+                depth_height: true,
+            };
+            let route = route(&src, &dst, kept).unwrap_or_else(|e| panic!("{order:?}: {e}"));
             assert_eq!(route.passes.len(), 1, "{order:?}");
             assert_eq!(route.intermediate, 0);
             let pass = &route.passes[0];
@@ -303,6 +338,33 @@ mod tests {
     }
 
     #[test]
+    fn depth_and_height_read_as_one_axis_where_both_views_fold_them() {
+        let (i, o) = ([2, 3, 4, 5, 6], [2, 3, 7, 2, 9]);
+        let both = VolumeTables {
+            depth_identity: false,
+            depth_height: true,
+        };
+        // NCDHW, NDHWC, and channels between depth and height (C H W D-like orders do not fold).
+        for order in [[0, 1, 2, 3, 4], [0, 2, 3, 4, 1], [2, 3, 0, 1, 4]] {
+            let (src, dst) = (view(&i, &order), view(&o, &order));
+            let route = route(&src, &dst, both).unwrap_or_else(|e| panic!("{order:?}: {e}"));
+            assert_eq!((route.passes.len(), route.intermediate), (1, 0), "{order:?}");
+            let pass = &route.passes[0];
+            assert_eq!((pass.rows, pass.cols), (Slot::DepthHeight, Slot::Axis(2)));
+            assert_eq!(pass.src.1.shape, [2, 3, 20, 6]);
+            assert_eq!(pass.dst.1.shape, [2, 3, 14, 9]);
+            assert_eq!(offsets4(&pass.src.1), offsets5(&src), "{order:?}");
+            assert_eq!(offsets4(&pass.dst.1), offsets5(&dst), "{order:?}");
+        }
+        // Height outside depth: no fold, two passes.
+        let (src, dst) = (view(&i, &[0, 1, 3, 2, 4]), view(&o, &[0, 1, 3, 2, 4]));
+        assert_eq!(route(&src, &dst, both).unwrap().passes.len(), 2);
+        // Without the product table: two passes.
+        let (src, dst) = (view(&i, &[0, 1, 2, 3, 4]), view(&o, &[0, 1, 2, 3, 4]));
+        assert_eq!(route(&src, &dst, VolumeTables::default()).unwrap().passes.len(), 2);
+    }
+
+    #[test]
     fn a_layout_without_any_fold_is_a_typed_error() {
         // Every axis padded: no stride is another's size times its stride.
         let shape = vec![2, 3, 4, 5, 6];
@@ -311,7 +373,7 @@ mod tests {
             shape: shape.clone(),
             strides: strides.iter().map(|s| s + 1).collect(),
         };
-        let err = route(&padded, &view(&shape, &[0, 1, 2, 3, 4]), false).unwrap_err();
+        let err = route(&padded, &view(&shape, &[0, 1, 2, 3, 4]), VolumeTables::default()).unwrap_err();
         assert!(matches!(err, InterpError::UnfoldableLayout { .. }), "{err}");
     }
 
@@ -325,7 +387,7 @@ mod tests {
             shape: vec![2, 3, 4],
             strides: vec![12, 1, 3],
         };
-        let route = route(&src, &dst, false).unwrap();
+        let route = route(&src, &dst, VolumeTables::default()).unwrap();
         assert_eq!(route.passes[0].src.1.shape, [2, 3, 1, 10]);
         assert_eq!((route.passes[0].rows, route.passes[0].cols), (Slot::Identity(1), Slot::Axis(0)));
         assert!(route.passes[0].dst.1.channels_last());

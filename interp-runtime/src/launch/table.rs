@@ -19,6 +19,15 @@ pub(crate) enum Direction {
     Adjoint,
 }
 
+impl Direction {
+    fn name(self) -> &'static str {
+        match self {
+            Direction::Forward => "forward",
+            Direction::Adjoint => "adjoint",
+        }
+    }
+}
+
 /// The host table of one axis (named `axis` in errors) under `rule`, in `direction`.
 pub(crate) fn axis_table<R: Runtime>(
     client: &ComputeClient<R>,
@@ -27,11 +36,37 @@ pub(crate) fn axis_table<R: Runtime>(
     plan: &AxisPlan,
     direction: Direction,
 ) -> Result<HostTable, InterpError> {
-    let taps = forward_taps(rule, plan)?;
-    match direction {
-        Direction::Forward => HostTable::new(client, &format!("{axis} forward table"), &taps, plan.in_len),
-        Direction::Adjoint => HostTable::new(client, &format!("{axis} adjoint table"), &taps.transpose(plan.in_len), plan.out_len),
+    let (taps, src_len) = direction_taps(rule, plan, direction)?;
+    HostTable::new(client, &format!("{axis} {} table", direction.name()), &taps, src_len)
+}
+
+/// The depth and height tables of a rank-5 call read as one axis (`depth * height` rows: their
+/// outer product), where both hold weight-one taps only (the nearest samplers): then one gather
+/// sums what two passes and an intermediate would, exactly. `None` elsewhere, or where the
+/// product does not fit the device (the two passes run then).
+pub(crate) fn depth_height_table<R: Runtime>(
+    client: &ComputeClient<R>,
+    rule: &Rule,
+    (depth, height): (&AxisPlan, &AxisPlan),
+    direction: Direction,
+) -> Result<Option<HostTable>, InterpError> {
+    let (depth_taps, depth_len) = direction_taps(rule, depth, direction)?;
+    let (height_taps, height_len) = direction_taps(rule, height, direction)?;
+    if !depth_taps.unit_weights() || !height_taps.unit_weights() {
+        return Ok(None);
     }
+    let taps = depth_taps.outer_product(&height_taps, height_len);
+    let what = format!("depth x height {} table", direction.name());
+    Ok(HostTable::new(client, &what, &taps, depth_len * height_len).ok())
+}
+
+/// An axis's taps in `direction` and the length of the axis they read.
+fn direction_taps(rule: &Rule, plan: &AxisPlan, direction: Direction) -> Result<(AxisTaps, usize), InterpError> {
+    let taps = forward_taps(rule, plan)?;
+    Ok(match direction {
+        Direction::Forward => (taps, plan.in_len),
+        Direction::Adjoint => (taps.transpose(plan.in_len), plan.out_len),
+    })
 }
 
 /// A table padded on the host, ready to upload: `rows x width` slots, zero weights in the
