@@ -176,6 +176,7 @@ impl<R: Runtime> Resampler<R> {
         let volume = VolumeTables {
             depth_identity: self.depth_identity,
             depth_height: tables.depth_height.is_some(),
+            depth_height_runs: tables.depth_height.as_ref().is_some_and(DeviceTable::unit_runs),
         };
         let route = route(&src_view, &dst_view, volume)?;
         if route.intermediate > 0 {

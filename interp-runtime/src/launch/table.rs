@@ -236,6 +236,11 @@ impl DeviceTable {
         }
     }
 
+    /// Every row reads a run of consecutive indices, each with weight one.
+    pub(crate) fn unit_runs(&self) -> bool {
+        self.unit_taps
+    }
+
     /// Every row reads one source index with weight one (nearest forward, identities).
     pub(super) fn single_tap(&self) -> bool {
         self.unit_taps && self.width == 1 && self.mean_taps == 1.0
