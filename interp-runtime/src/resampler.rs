@@ -10,8 +10,8 @@ use cubecl::prelude::*;
 use crate::dtype::DType;
 use crate::error::InterpError;
 use crate::launch::{
-    axis_table, check_device_array, check_loop_limit, depth_height_table, gather, route, Buffer, DeviceTable, Direction, GatherIo, Route,
-    Slot, VolumeTables,
+    axis_table, check_device_array, check_loop_limit, depth_height_table, direction_taps, gather, route, Buffer, DeviceTable, Direction,
+    GatherIo, ProductRows, Route, Slot, VolumeTables,
 };
 use crate::method::{resolve, Method, Rule};
 use crate::options::{Options, Tuning};
@@ -131,12 +131,7 @@ impl<R: Runtime> Resampler<R> {
     /// overlaps itself or the input, an unbindable offset, or tables the device cannot hold.
     /// Nothing is written then.
     pub fn forward(&self, input: TensorRef, output: TensorRef) -> Result<(), InterpError> {
-        let call = self.call(
-            ("input", input, &self.plan.input),
-            ("output", output, &self.plan.output),
-            Direction::Forward,
-        )?;
-        self.run(&call)
+        self.run(&self.call(input, output, Direction::Forward)?)
     }
 
     /// `grad_in = resize^T(grad_out)`, the exact adjoint of [`forward`](Self::forward): a
@@ -146,23 +141,18 @@ impl<R: Runtime> Resampler<R> {
     /// As [`forward`](Self::forward), with `grad_out` of the output shape and `grad_in` of the
     /// input shape.
     pub fn backward(&self, grad_out: TensorRef, grad_in: TensorRef) -> Result<(), InterpError> {
-        let call = self.call(
-            ("grad_out", grad_out, &self.plan.output),
-            ("grad_in", grad_in, &self.plan.input),
-            Direction::Adjoint,
-        )?;
-        self.run(&call)
+        self.run(&self.call(grad_out, grad_in, Direction::Adjoint)?)
     }
 
-    /// Validates a source and a destination against the plan's shapes, builds the direction's
-    /// tables on first use, and routes the call through the kernels (which checks an
-    /// intermediate fits the device).
-    fn call<'a>(
-        &self,
-        (src_name, src, src_shape): (&'static str, TensorRef<'a>, &[usize]),
-        (dst_name, dst, dst_shape): (&'static str, TensorRef<'a>, &[usize]),
-        direction: Direction,
-    ) -> Result<Call<'a>, InterpError> {
+    /// Validates a source and a destination against the plan's shapes in `direction` (named
+    /// input/output forward, grad_out/grad_in backward), builds the direction's tables on
+    /// first use, and routes the call through the kernels (which checks an intermediate fits
+    /// the device).
+    fn call<'a>(&self, src: TensorRef<'a>, dst: TensorRef<'a>, direction: Direction) -> Result<Call<'a>, InterpError> {
+        let ((src_name, src_shape), (dst_name, dst_shape)) = match direction {
+            Direction::Forward => (("input", &self.plan.input), ("output", &self.plan.output)),
+            Direction::Adjoint => (("grad_out", &self.plan.output), ("grad_in", &self.plan.input)),
+        };
         let dtype = src.dtype;
         check_dtype(&self.client, dtype)?;
         let alignment = self.client.properties().memory.alignment;
@@ -173,10 +163,10 @@ impl<R: Runtime> Resampler<R> {
         check_no_self_overlap(dst_name, &dst_view)?;
         check_no_alias((dst_name, &dst, &dst_view), (src_name, &src, &src_view))?;
         let tables = self.tables(direction)?;
+        let rows = |t: &DeviceTable| if t.unit_runs() { ProductRows::Runs } else { ProductRows::SplitRuns };
         let volume = VolumeTables {
             depth_identity: self.depth_identity,
-            depth_height: tables.depth_height.is_some(),
-            depth_height_runs: tables.depth_height.as_ref().is_some_and(DeviceTable::unit_runs),
+            depth_height: tables.depth_height.as_ref().map(rows),
         };
         let route = route(&src_view, &dst_view, volume)?;
         if route.intermediate > 0 {
@@ -251,10 +241,13 @@ impl<R: Runtime> Resampler<R> {
         if let Some(tables) = &*slot {
             return Ok(tables.clone());
         }
-        let names = axis_names(self.plan.input.len());
-        let host = (self.plan.axes.iter().zip(names))
-            .map(|(axis, name)| axis_table(&self.client, name, &self.rule, axis, direction))
-            .collect::<Result<Vec<_>, _>>()?;
+        // Each axis's taps once: its table, and the depth x height product from them.
+        let (mut taps, mut host) = (Vec::new(), Vec::new());
+        for (axis, name) in self.plan.axes.iter().zip(axis_names(self.plan.input.len())) {
+            let axis_taps = direction_taps(&self.rule, axis, direction)?;
+            host.push(axis_table(&self.client, name, &axis_taps, direction)?);
+            taps.push(axis_taps);
+        }
         // The tables each gather of the route pairs (identities have one slot a row).
         let widths: Vec<usize> = host.iter().map(|t| t.width()).collect();
         match widths[..] {
@@ -268,8 +261,8 @@ impl<R: Runtime> Resampler<R> {
         }
         // The product of depth and height, where it is exact and the runtime's loop limit
         // allows its rows beside the width's (else the two passes run).
-        let depth_height = match &self.plan.axes[..] {
-            [depth, height, _] if !self.depth_identity => depth_height_table(&self.client, &self.rule, (depth, height), direction)?
+        let depth_height = match &taps[..] {
+            [depth, height, _] if !self.depth_identity => depth_height_table(&self.client, depth, height, direction)
                 .filter(|t| check_loop_limit(&self.client, t.width(), widths[2]).is_ok()),
             _ => None,
         };

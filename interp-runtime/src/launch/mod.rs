@@ -11,5 +11,5 @@ mod table;
 
 pub(crate) use choice::check_loop_limit;
 pub(crate) use gather::{gather, GatherIo};
-pub(crate) use route::{route, Buffer, Route, Slot, VolumeTables};
-pub(crate) use table::{axis_table, check_device_array, depth_height_table, DeviceTable, Direction};
+pub(crate) use route::{route, Buffer, ProductRows, Route, Slot, VolumeTables};
+pub(crate) use table::{axis_table, check_device_array, depth_height_table, direction_taps, DeviceTable, Direction};

@@ -34,11 +34,18 @@ pub(crate) enum Slot {
 pub(crate) struct VolumeTables {
     /// The depth table is the identity: the plane pass alone can run.
     pub depth_identity: bool,
-    /// The product table of depth and height (`Slot::DepthHeight`) is built.
-    pub depth_height: bool,
-    /// Its rows are runs of consecutive indices (every forward of a nearest sampler; the
-    /// adjoint where depth is not upsampled).
-    pub depth_height_runs: bool,
+    /// The product table of depth and height (`Slot::DepthHeight`), where built: its rows.
+    pub depth_height: Option<ProductRows>,
+}
+
+/// The rows of the depth x height product table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ProductRows {
+    /// Each a run of consecutive indices (every forward of a nearest sampler; the adjoint where
+    /// depth is not upsampled).
+    Runs,
+    /// Some of several runs, one per depth tap (the adjoint of a depth upsample).
+    SplitRuns,
 }
 
 /// Where a pass reads or writes: the caller's tensors or the route's intermediate.
@@ -78,7 +85,11 @@ pub(crate) fn route(src: &Checked, dst: &Checked, volume: VolumeTables) -> Resul
         _ => match fold(Part::Plane, src, dst).filter(|_| volume.depth_identity && src.shape[2] == dst.shape[2]) {
             // The depth pass would copy: the plane pass alone, caller to caller.
             Some((s, d, rows, cols)) => Ok(single(s, d, rows, cols)),
-            None => match depth_height(src, dst).filter(|(_, d)| volume.depth_height && (volume.depth_height_runs || d.channels_last())) {
+            None => match depth_height(src, dst).filter(|(_, d)| match volume.depth_height {
+                Some(ProductRows::Runs) => true,
+                Some(ProductRows::SplitRuns) => d.channels_last(),
+                None => false,
+            }) {
                 Some((s, d)) => Ok(single(s, d, Slot::DepthHeight, Slot::Axis(2))),
                 None => two_passes(src, dst),
             },
@@ -330,8 +341,7 @@ mod tests {
             let (src, dst) = (view(&i, &order), view(&o, &order));
             let kept = VolumeTables {
                 depth_identity: true,
-                depth_height: true,
-                depth_height_runs: true,
+                depth_height: Some(ProductRows::Runs),
             };
             let route = route(&src, &dst, kept).unwrap_or_else(|e| panic!("{order:?}: {e}"));
             assert_eq!(route.passes.len(), 1, "{order:?}");
@@ -349,8 +359,7 @@ mod tests {
         let (i, o) = ([2, 3, 4, 5, 6], [2, 3, 7, 2, 9]);
         let both = VolumeTables {
             depth_identity: false,
-            depth_height: true,
-            depth_height_runs: true,
+            depth_height: Some(ProductRows::Runs),
         };
         // NCDHW, NDHWC, and channels between depth and height (C H W D-like orders do not fold).
         for order in [[0, 1, 2, 3, 4], [0, 2, 3, 4, 1], [2, 3, 0, 1, 4]] {
@@ -372,7 +381,7 @@ mod tests {
         assert_eq!(route(&src, &dst, VolumeTables::default()).unwrap().passes.len(), 2);
         // Rows of several runs: channels-last only.
         let split = VolumeTables {
-            depth_height_runs: false,
+            depth_height: Some(ProductRows::SplitRuns),
             ..both
         };
         assert_eq!(route(&src, &dst, split).unwrap().passes.len(), 2, "NCDHW");

@@ -28,16 +28,15 @@ impl Direction {
     }
 }
 
-/// The host table of one axis (named `axis` in errors) under `rule`, in `direction`.
+/// The host table of one axis (named `axis` in errors) from its taps in `direction` and the
+/// length they read (`direction_taps`).
 pub(crate) fn axis_table<R: Runtime>(
     client: &ComputeClient<R>,
     axis: &str,
-    rule: &Rule,
-    plan: &AxisPlan,
+    (taps, src_len): &(AxisTaps, usize),
     direction: Direction,
 ) -> Result<HostTable, InterpError> {
-    let (taps, src_len) = direction_taps(rule, plan, direction)?;
-    HostTable::new(client, &format!("{axis} {} table", direction.name()), &taps, src_len)
+    HostTable::new(client, &format!("{axis} {} table", direction.name()), taps, *src_len)
 }
 
 /// The depth and height tables of a rank-5 call read as one axis (`depth * height` rows: their
@@ -46,22 +45,20 @@ pub(crate) fn axis_table<R: Runtime>(
 /// product does not fit the device (the two passes run then).
 pub(crate) fn depth_height_table<R: Runtime>(
     client: &ComputeClient<R>,
-    rule: &Rule,
-    (depth, height): (&AxisPlan, &AxisPlan),
+    (depth_taps, depth_len): &(AxisTaps, usize),
+    (height_taps, height_len): &(AxisTaps, usize),
     direction: Direction,
-) -> Result<Option<HostTable>, InterpError> {
-    let (depth_taps, depth_len) = direction_taps(rule, depth, direction)?;
-    let (height_taps, height_len) = direction_taps(rule, height, direction)?;
+) -> Option<HostTable> {
     if !depth_taps.unit_weights() || !height_taps.unit_weights() {
-        return Ok(None);
+        return None;
     }
-    let taps = depth_taps.outer_product(&height_taps, height_len);
+    let taps = depth_taps.outer_product(height_taps, *height_len);
     let what = format!("depth x height {} table", direction.name());
-    Ok(HostTable::new(client, &what, &taps, depth_len * height_len).ok())
+    HostTable::new(client, &what, &taps, depth_len * height_len).ok()
 }
 
 /// An axis's taps in `direction` and the length of the axis they read.
-fn direction_taps(rule: &Rule, plan: &AxisPlan, direction: Direction) -> Result<(AxisTaps, usize), InterpError> {
+pub(crate) fn direction_taps(rule: &Rule, plan: &AxisPlan, direction: Direction) -> Result<(AxisTaps, usize), InterpError> {
     let taps = forward_taps(rule, plan)?;
     Ok(match direction {
         Direction::Forward => (taps, plan.in_len),
