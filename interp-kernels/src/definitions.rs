@@ -7,10 +7,10 @@ use cubecl::prelude::*;
 
 use crate::gather::{
     cell_vector, separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cell_edges,
-    separable_gather_cells, separable_gather_pixel_strips, separable_gather_planes, separable_gather_strips, separable_gather_teams,
-    separable_gather_teams_channels, separable_gather_tiled, team_vector_lanes, AxisTableCompilationArg, CellEdgesCompilationArg,
-    CellRunCompilationArg, CellShape, GatherLayoutCompilationArg, Sequence4CompilationArg, BLOCK_SHAPES, CELL_SHAPES, CHANNEL_STRIPS,
-    CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES, STRIP_FIXED_TAPS, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
+    separable_gather_cells, separable_gather_pixel_strips, separable_gather_planes, separable_gather_runs, separable_gather_strips,
+    separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, team_vector_lanes, AxisTableCompilationArg,
+    CellEdgesCompilationArg, CellRunCompilationArg, CellShape, GatherLayoutCompilationArg, Sequence4CompilationArg, BLOCK_SHAPES,
+    CELL_SHAPES, CHANNEL_STRIPS, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES, RUN_VECTORS, STRIP_FIXED_TAPS, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
 };
 use crate::UNITS_PER_CUBE;
 
@@ -125,6 +125,15 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
                     fixed
                 );
                 push(format!("gather {types} pixel strips x{strip} v{v}{kind}"), definition);
+            }
+        }
+    }
+    // Weight-one column runs read in width vectors of two lanes or more, every strip length.
+    for v in widths().skip(1) {
+        for strip in 1..=MAX_STRIP {
+            for run_vectors in RUN_VECTORS {
+                let definition = define!(separable_gather_runs::SeparableGatherRuns<FS, FD, A, R>, line(), v, strip, run_vectors);
+                push(format!("gather {types} runs x{strip} v{v} of {run_vectors}"), definition);
             }
         }
     }

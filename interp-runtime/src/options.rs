@@ -152,11 +152,18 @@ pub enum Strategy {
     /// repeats in one of the kernel's shapes; others fall back to the default rule). Picked
     /// by default where the rule of docs/PERFORMANCE.md (v17) says so.
     Cells,
+    /// A unit per strip of outputs along a destination row, reading weight-one column runs
+    /// (the adjoint of an integer nearest upsample along the width) in aligned vectors of the
+    /// source's width (width-contiguous tensors whose column runs start and end on a multiple
+    /// of two or more elements, weight-one row tables; others fall back to the default rule).
+    /// The one-pass unit-tap kernels' sums in their order: the same bits. Not picked by
+    /// default yet (docs/PERFORMANCE.md v19).
+    Runs,
 }
 
 impl Strategy {
     /// Every strategy, in the order of [`Strategy::name`]s a tool lists.
-    pub const ALL: [Strategy; 7] = [
+    pub const ALL: [Strategy; 8] = [
         Strategy::OnePass,
         Strategy::TwoPass,
         Strategy::Tiled,
@@ -164,10 +171,11 @@ impl Strategy {
         Strategy::Teams,
         Strategy::Blocks,
         Strategy::Cells,
+        Strategy::Runs,
     ];
 
     /// The strategy's name on the bench's and tools' command lines: `one-pass`, `two-pass`,
-    /// `tiled`, `planes`, `teams`, `blocks`, `cells`.
+    /// `tiled`, `planes`, `teams`, `blocks`, `cells`, `runs`.
     pub fn name(self) -> &'static str {
         match self {
             Strategy::OnePass => "one-pass",
@@ -177,6 +185,7 @@ impl Strategy {
             Strategy::Teams => "teams",
             Strategy::Blocks => "blocks",
             Strategy::Cells => "cells",
+            Strategy::Runs => "runs",
         }
     }
 

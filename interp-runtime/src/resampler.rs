@@ -14,7 +14,7 @@ use crate::launch::{
     GatherIo, ProductRows, Route, Slot, VolumeTables,
 };
 use crate::method::{resolve, Method, Rule};
-use crate::options::{Options, Tuning};
+use crate::options::{Options, Strategy, Tuning};
 use crate::plan::{axis_names, plan, Plan};
 use crate::taps::forward_taps;
 use crate::tensor::{check_no_alias, check_no_self_overlap, check_tensor, Checked, TensorRef};
@@ -167,6 +167,7 @@ impl<R: Runtime> Resampler<R> {
         let volume = VolumeTables {
             depth_identity: self.depth_identity,
             depth_height: tables.depth_height.as_ref().map(rows),
+            split_runs_first: self.tuning.strategy == Some(Strategy::Runs),
         };
         let route = route(&src_view, &dst_view, volume)?;
         if route.intermediate > 0 {

@@ -440,6 +440,52 @@ fn channel_strips_serve_channels_last() {
     }
 }
 
+/// The runs kernel (forced) on the adjoints of integer upsamples along the width whose tables
+/// weigh one (nearest, nearest-exact, area and box upsampling): 2x, 4x and 8x, the rows
+/// upsampled, downsampled or kept, a one-row destination, odd channel counts and widths, every
+/// layout (the padded view's rows of `w + 2` take 2-element vectors, channels-last takes none:
+/// the default rule runs there, as for the weighted modes and the forward). Against the f64
+/// reference; then the nearest backward's bits in NCHW f32 against the one-pass unit-tap
+/// kernel's (the same sums in the same order).
+#[test]
+fn runs_read_weight_one_runs_in_vectors() {
+    let geometries = [
+        sized("1x64 -> 1x256", [2, 3, 1, 64], 1, 256),
+        sized("5x10 -> 10x80", [1, 5, 5, 10], 10, 80),
+        sized("6x9 -> 3x72", [2, 3, 6, 9], 3, 72),
+        sized("4x7 -> 4x14", [1, 7, 4, 7], 4, 14),
+    ];
+    let runs = Tuning {
+        strategy: Some(Strategy::Runs),
+        ..Tuning::default()
+    };
+    forced_matches_reference("runs", runs, &geometries);
+    let client = client();
+    let one_pass_scalar = Tuning {
+        strategy: Some(Strategy::OnePass),
+        max_vector: Some(1),
+        ..Tuning::default()
+    };
+    let mut compared = 0;
+    for geometry in geometries {
+        for config in configs().into_iter().filter(|c| c.mode.is_sampler()) {
+            let case = Case { config, geometry };
+            let plan = case.plan();
+            let x = random(plan.output.iter().product(), 5);
+            let source = upload(&client, &x, &plan.output, Layout::Nchw, DType::F32);
+            let run = |tuning| raw(&client, &run_nchw(&client, &case, true, &source, &plan.input, tuning));
+            assert!(
+                run(runs) == run(one_pass_scalar),
+                "{}: runs and one pass differ in bits",
+                case.name()
+            );
+            compared += 1;
+        }
+    }
+    println!("runs: {compared} bitwise comparisons");
+    assert!(compared >= 8, "only {compared} comparisons");
+}
+
 /// The blocks kernel (forced) on upsamples, where its shared windows serve inner blocks and
 /// the edges, odd last rows and columns, merged clamped taps and zero-weight positions (align
 /// corners) take its per-output sums: 2x, 4x and 1.33x (224 -> 299's ratio), odd sizes both

@@ -8,7 +8,9 @@ mod common;
 use common::cases::configs;
 use common::*;
 use interp_runtime::reference;
-use interp_runtime::{interpolate, interpolate_backward, DType, InterpError, Mode, Options, Resampler, Resize, Spatial, TensorRef};
+use interp_runtime::{
+    interpolate, interpolate_backward, DType, InterpError, Mode, Options, Resampler, Resize, Spatial, Strategy, TensorRef, Tuning,
+};
 
 /// A geometry of rank 3 or 5.
 struct Geometry {
@@ -69,12 +71,38 @@ const GEOMETRIES: [Geometry; 14] = [
 
 #[test]
 fn every_configuration_on_signals_and_volumes() {
+    check_all("ranks 3 and 5", &GEOMETRIES, |_| true, Tuning::default());
+}
+
+/// The runs kernel (forced) where signals and volumes reach it: the adjoints of integer
+/// upsamples by the weight-one samplers (nearest, nearest-exact, area), runs of 2 and 4 along
+/// the width; volumes through the depth x height product, whose rows hold several runs where
+/// depth is upsampled (in NCDHW too under the forced kernel). Every layout and dtype (where
+/// the kernel does not apply, the default runs).
+#[test]
+fn runs_on_signals_and_volumes() {
+    const UPSAMPLES: [Geometry; 3] = [
+        sizes("L up 4x", &[2, 3, 9], Spatial::one(36)),
+        sizes("DHW up 2x", &[1, 3, 3, 4, 6], Spatial::three(6, 8, 12)),
+        sizes("DHW 2x, 4x, 4x", &[2, 1, 2, 3, 5], Spatial::three(4, 12, 20)),
+    ];
+    let runs = Tuning {
+        strategy: Some(Strategy::Runs),
+        ..Tuning::default()
+    };
+    check_all("runs", &UPSAMPLES, |mode| mode.is_sampler(), runs);
+}
+
+/// Every configuration that `keep` keeps x `geometries` x layouts x dtypes under `tuning`:
+/// forward and backward against the f64 reference, the adjoint identity and a second
+/// backward's bits (f32); prints and asserts.
+fn check_all(what: &str, geometries: &[Geometry], keep: impl Fn(Mode) -> bool, tuning: Tuning) {
     let client = client();
     let dtypes = dtypes(&client);
     let (mut count, mut failures) = (0, Vec::new());
-    for (index, config) in configs().iter().enumerate() {
-        for geometry in &GEOMETRIES {
-            let options = config.options(geometry.resize);
+    for (index, config) in configs().iter().enumerate().filter(|(_, c)| keep(c.mode)) {
+        for geometry in geometries {
+            let options = config.options(geometry.resize).tuning(tuning);
             let plan = reference::plan(config.mode, geometry.input, &options).expect("a valid case");
             let axes = reference::axes_taps(config.mode, geometry.input, &options).expect("a valid case");
             for layout in LAYOUTS {
@@ -128,9 +156,9 @@ fn every_configuration_on_signals_and_volumes() {
             }
         }
     }
-    println!("ranks 3 and 5: {count} cases, {} failed", failures.len());
+    println!("{what}: {count} cases, {} failed", failures.len());
     assert!(
-        failures.is_empty(),
+        count > 0 && failures.is_empty(),
         "{} of {count} cases failed:\n{}",
         failures.len(),
         failures.join("\n")

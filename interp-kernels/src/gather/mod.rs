@@ -13,6 +13,7 @@ mod blocks;
 mod cells;
 mod pixel_strips;
 mod planes;
+mod runs;
 mod sum;
 mod teams;
 mod teams_channels;
@@ -28,6 +29,7 @@ pub use cells::{
 };
 pub use pixel_strips::{separable_gather_pixel_strips, CHANNEL_STRIPS, STRIP_FIXED_TAPS};
 pub use planes::{plane_shape, plane_shape_factored, separable_gather_planes, PLANE_SHAPES};
+pub use runs::{separable_gather_runs, RUN_VECTORS};
 pub use sum::SUM_BLOCK;
 pub use teams::{separable_gather_teams, team_vector_lanes, TEAMS, TEAM_CUBE};
 pub use teams_channels::{separable_gather_teams_channels, CHANNEL_TEAMS};

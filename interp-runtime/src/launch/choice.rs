@@ -241,11 +241,12 @@ fn single_channel_signal(io: &GatherIo) -> bool {
     c == 1 && h == 1 && io.src_view.shape[2] == 1
 }
 
-/// Whether the default rules pick the gather: no strategy forced, or the cells kernel forced
-/// where it does not apply (`cells` runs first and declines then; its fallback is the
-/// default, so that a sweep with cells forced times the default wherever cells do not run).
+/// Whether the default rules pick the gather: no strategy forced, or the cells or runs kernel
+/// forced where it does not apply (`cells` and `runs` run first and decline then; their
+/// fallback is the default, so that a sweep with either forced times the default wherever it
+/// does not run).
 pub(super) fn by_rule(io: &GatherIo) -> bool {
-    matches!(io.tuning.strategy, None | Some(Strategy::Cells))
+    matches!(io.tuning.strategy, None | Some(Strategy::Cells | Strategy::Runs))
 }
 
 /// Channels one unit of the planes or blocks kernel serves, for units of `pixels` destination

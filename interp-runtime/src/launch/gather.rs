@@ -6,7 +6,7 @@ use cubecl::prelude::*;
 use cubecl::server::Handle;
 use interp_kernels::gather::{
     separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cell_edges, separable_gather_cells,
-    separable_gather_pixel_strips, separable_gather_planes, separable_gather_strips, separable_gather_teams,
+    separable_gather_pixel_strips, separable_gather_planes, separable_gather_runs, separable_gather_strips, separable_gather_teams,
     separable_gather_teams_channels, separable_gather_tiled, CellEdgesLaunch, CellRunLaunch, GatherLayoutLaunch, Sequence4Launch, BLOCK,
     SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
 };
@@ -17,6 +17,7 @@ use super::choice::{
     blocks, channel_teams, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, teams, teams_source_vector,
     unit_taps, vectorization, PlanesLaunch, TeamsLaunch, Vectorization,
 };
+use super::runs::{runs, RunsLaunch};
 use super::table::DeviceTable;
 use crate::dtype::DType;
 use crate::options::Strategy;
@@ -83,6 +84,9 @@ pub(crate) fn gather<R: Runtime>(
     if let Some(launch) = cells(client, io, rows, cols, vectors) {
         return gather_cells(client, io, rows, cols, launch);
     }
+    if let Some(launch) = runs(client, io, rows, cols) {
+        return gather_runs(client, io, rows, cols, launch);
+    }
     if let Some(launch) = teams(io, widths, vectors, uniform, source_vector) {
         return gather_teams(client, io, rows, cols, launch);
     }
@@ -98,7 +102,7 @@ pub(crate) fn gather<R: Runtime>(
     match strategy(client, io, tap_pairs, widths, channel_vectors) {
         // The rules never pick planes, blocks, cells or teams where `planes`, `blocks`,
         // `cells` or `teams` declined them: one pass then.
-        Strategy::OnePass | Strategy::Planes | Strategy::Blocks | Strategy::Cells | Strategy::Teams => {
+        Strategy::OnePass | Strategy::Planes | Strategy::Blocks | Strategy::Cells | Strategy::Teams | Strategy::Runs => {
             return gather_pass(client, io, rows, cols)
         }
         Strategy::Tiled => return gather_tiled(client, io, rows, cols),
@@ -521,6 +525,49 @@ fn gather_tiled<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
                     rows.arg(true),
                     cols.arg(true),
                     layout,
+                )
+            };
+        }
+        dispatch_dtypes!(io, launch);
+    }
+}
+
+/// The runs kernel: strips of `launch.strip` outputs per unit (as `separable_gather_strips`),
+/// the source read in vectors of `launch.vector` along its width.
+fn gather_runs<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable, launch: RunsLaunch) {
+    let [n, c, h, w] = io.dst_view.shape;
+    let vector = launch.vector as usize;
+    // `runs` checked that the vector divides the source's other strides; its width's is one.
+    let src_strides = vector_strides(&io.src_view, vector, false);
+    let layout = GatherLayoutLaunch::new(
+        n as u32,
+        c as u32,
+        h as u32,
+        w as u32,
+        strides_arg(src_strides),
+        strides_arg(io.dst_view.strides),
+    );
+    let dim = CubeDim::new_1d(UNITS_PER_CUBE);
+    let count = cubecl::calculate_cube_count_elemwise(client, strip_units(io.dst_view.shape, launch.strip), dim);
+    // SAFETY: as in `gather_pass`; every unit guards its output and reads only whole vectors
+    // inside its column runs (aligned to the vector, `runs` checked) of rows below its count.
+    unsafe {
+        let (_, dst) = scalar_arrays(io);
+        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, vector));
+        macro_rules! launch {
+            ($fs:ty, $fd:ty, $a:ty) => {
+                separable_gather_runs::launch_unchecked::<$fs, $fd, $a, R>(
+                    client,
+                    count,
+                    dim,
+                    vector,
+                    src,
+                    dst,
+                    rows.arg(true),
+                    cols.arg(true),
+                    layout,
+                    launch.strip,
+                    launch.run_vectors,
                 )
             };
         }

@@ -76,6 +76,7 @@ pub(crate) struct HostTable {
     width: usize,
     mean_taps: f64,
     unit_taps: bool,
+    unit_weights: bool,
     uniform_taps: bool,
     window_alignment: u32,
     cells: Option<Cells>,
@@ -106,6 +107,7 @@ impl HostTable {
             width,
             mean_taps: taps.mean(),
             unit_taps: taps.unit_contiguous(),
+            unit_weights: taps.unit_weights(),
             uniform_taps: taps.uniform_contiguous(),
             window_alignment: taps.window_alignment(),
             cells: regular_cells(taps, src_len),
@@ -142,6 +144,7 @@ impl HostTable {
             width: self.width,
             mean_taps: self.mean_taps,
             unit_taps: self.unit_taps,
+            unit_weights: self.unit_weights,
             uniform_taps: self.uniform_taps,
             window_alignment: self.window_alignment,
             cells: self.cells,
@@ -206,6 +209,8 @@ pub(crate) struct DeviceTable {
     pub(super) mean_taps: f64,
     /// Every row reads consecutive indices with weight one (`AxisTaps::unit_contiguous`).
     pub(super) unit_taps: bool,
+    /// Every entry has weight one (`AxisTaps::unit_weights`): nearest tables of any rows.
+    pub(super) unit_weights: bool,
     /// Every row reads consecutive indices with one weight (`AxisTaps::uniform_contiguous`).
     pub(super) uniform_taps: bool,
     /// What divides every row's first index and count (`AxisTaps::window_alignment`).
@@ -260,6 +265,7 @@ impl DeviceTable {
             width: 1,
             mean_taps: 1.0,
             unit_taps: true,
+            unit_weights: true,
             uniform_taps: true,
             window_alignment: 1,
             cells: None,
