@@ -5,7 +5,7 @@
 #   bash bench/gpu_run.sh [tests|bench|all]
 #     tests: the CUDA test binaries, the tour, outside references, the Burn training step
 #     bench: PyTorch and interp over the workload suite (bench/workloads.json), the plot
-#   ONLY=TEXT bash bench/gpu_run.sh versus NAME=VALUE
+#   ONLY=TEXT bash bench/gpu_run.sh versus NAME=VALUE   (TEXT: A|B for the cases of either)
 #     versus: the cases whose names contain TEXT under the default rules and under one
 #     override (the bench's --versus), interleaved; ratios in $OUT/versus.csv and .md
 set -uo pipefail

@@ -125,11 +125,37 @@ def cpu_nearest_shortcut(case, x_shape, y_shape):
     return case["mode"] == "bilinear" and any(o == i and f != 1 for i, o, f in sizes)
 
 
+def axis_index_map(torch, F, n_in, n_out, scale, mode):
+    """The source index of each of `n_out` outputs along one axis of `n_in` (`scale`: the
+    user's factor, or None for an explicit size), as PyTorch CPU's channels-last nearest kernels
+    pick it: `nearest_idx` / `nearest_exact_idx` of UpSample.h, the formulas PyTorch CUDA uses
+    (`floorf(o * s)`, `floorf((o + 0.5) * s)` with `s` in float). Its channels-first kernels
+    (the TensorIterator path) compute nearest-exact as `floorf(max(s (o + 0.5) - 0.5, 0) +
+    0.5)` instead, which differs where `(o + 0.5) s` lies within a rounding of an integer (2 ->
+    219: output 109 reads input 1 there, 0 on CUDA and channels-last); interp follows CUDA
+    (docs/ACCURACY.md). Four channels and three columns make the tensor unambiguously
+    channels-last, so PyTorch takes that kernel."""
+    index = torch.arange(n_in, dtype=torch.float32).reshape(1, 1, n_in, 1).repeat(1, 4, 1, 3)
+    index = index.contiguous(memory_format=torch.channels_last)
+    if scale is None:
+        kwargs = {"size": (n_out, 3)}
+    else:
+        kwargs = {"scale_factor": (scale, 1.0), "recompute_scale_factor": False}
+    picked = F.interpolate(index, mode=mode, **kwargs)[0, 0, :, 0]
+    assert picked.numel() == n_out, (n_in, n_out, scale)
+    return picked.numpy().astype(np.int64)
+
+
 def nearest_reference(torch, F, x, g, case):
-    """PyTorch CPU's f32 nearest index map (an input holding each element's flat index, exact
-    in f32 below 2^24), then the forward as a gather and the backward as its transpose in f64."""
-    index = torch.arange(x.size, dtype=torch.float32).reshape(x.shape)
-    picked = torch_forward(torch, F, index, case).numpy().astype(np.int64)
+    """PyTorch's f32 nearest index map (per axis, `axis_index_map`; nearest is separable), then
+    the forward as a gather and the backward as its transpose in f64."""
+    spatial_in = x.shape[2:]
+    spatial_out = g.shape[2:]
+    scales = case.get("scale", [None] * len(spatial_in))
+    maps = [axis_index_map(torch, F, n_in, n_out, s, case["mode"]) for n_in, n_out, s in zip(spatial_in, spatial_out, scales)]
+    # Flat source index of every output element: batch and channel kept, each axis mapped.
+    grids = np.ix_(np.arange(x.shape[0]), np.arange(x.shape[1]), *maps)
+    picked = np.ravel_multi_index(grids, x.shape)
     y = x.astype(np.float64).reshape(-1)[picked]
     dx = np.zeros(x.size)
     np.add.at(dx, picked.reshape(-1), g.astype(np.float64).reshape(-1))
@@ -206,6 +232,7 @@ def main():
     parser.add_argument("--markdown", help="write the per-mode table (docs/ACCURACY.md's) here")
     parser.add_argument("--strategy", help="force this gather strategy in interp (run_cases --strategy)")
     parser.add_argument("--channel-strip", help="channel strips of N pixels in interp (run_cases --channel-strip)")
+    parser.add_argument("--volume-product", choices=["on", "off"], help="depth x height product tables in interp (run_cases --volume-product)")
     parser.add_argument("--channels", default="1,2,3,5,7",
                         help="channel counts the cases draw from (e.g. 4,8,12 for channel vectors)")
     args = parser.parse_args()
@@ -254,7 +281,8 @@ def main():
             shape = ",".join(map(str, case["shape"]))
             manifest.write(f"id={case['id']} mode={case['mode']} aa={case['aa']} align={case['align']} shape={shape} "
                            f"{resize} dtype={case['dtype']} layout={case['layout']}\n")
-    flags = (["--strategy", args.strategy] if args.strategy else []) + (["--channel-strip", args.channel_strip] if args.channel_strip else [])
+    flags = (["--strategy", args.strategy] if args.strategy else []) + (["--channel-strip", args.channel_strip] if args.channel_strip else []) \
+        + (["--volume-product", args.volume_product] if args.volume_product else [])
     subprocess.run([args.run_cases, work] + flags, check=True)
 
     cuda = torch is not None and torch.cuda.is_available()
@@ -287,8 +315,9 @@ def main():
         if case["reference"] == "torch":
             # PyTorch picks nearest indices with a scale in the tensor's compute type: float for
             # f32/f16/bf16 tensors (interp's rule for every dtype), double for f64 tensors. Those
-            # modes are judged against PyTorch CPU in f32 (a copy forward, f32 sums backward).
-            # The backward is then the exact transpose of that index map, summed in f64.
+            # modes are judged against PyTorch's f32 index map (`nearest_reference`: CUDA's
+            # formula, from PyTorch CPU's channels-last kernel); the backward is the exact
+            # transpose of that map, summed in f64.
             nearest = case["mode"].startswith("nearest")
             if cpu_nearest_shortcut(case, x.shape, g.shape):
                 if not cuda:

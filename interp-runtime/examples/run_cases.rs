@@ -9,7 +9,8 @@
 //! row-major (N, C, spatial...) order; this writes `<id>.y` and `<id>.dx` the same way,
 //! or `<id>.err` with the refusal. `--strategy NAME` after `DIR` forces a gather strategy
 //! (`Strategy::name`; one that does not apply falls back to the default rule), `--channel-strip
-//! N` asks for channel strips (`Tuning::channel_strip`).
+//! N` asks for channel strips (`Tuning::channel_strip`), `--volume-product on|off` sets
+//! `Tuning::volume_product`.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -19,7 +20,7 @@ use interp_runtime::{interpolate, interpolate_backward, output_shape, DType, Int
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: run_cases DIR [--strategy NAME] [--channel-strip N]";
+    let usage = "usage: run_cases DIR [--strategy NAME] [--channel-strip N] [--volume-product on|off]";
     let dir = Path::new(args.get(1).expect(usage));
     let mut tuning = Tuning::default();
     for pair in args[2..].chunks(2) {
@@ -28,6 +29,7 @@ fn main() {
                 tuning.strategy = Some(Strategy::from_name(name).unwrap_or_else(|| panic!("no strategy `{name}`")))
             }
             [flag, n] if flag == "--channel-strip" => tuning.channel_strip = Some(n.parse().expect("--channel-strip N")),
+            [flag, on] if flag == "--volume-product" => tuning.volume_product = Some(on == "on"),
             other => panic!("{usage}, got {other:?}"),
         }
     }

@@ -233,6 +233,14 @@ pub struct Tuning {
     /// bilinear and widening gathers of up to 16 tap pairs in f16, bf16 and f32, while the
     /// launch keeps enough units). The same bits either way.
     pub channel_strip: Option<u32>,
+    /// Whether a volume's depth and height are read as one axis, through the outer product of
+    /// their tables, where both views fold depth into height: `Some(true)` for every filter
+    /// (its weights the f32 products `w_d * w_h`, rounded once: other bits than the two passes'
+    /// sums, docs/ACCURACY.md) in every layout; `Some(false)` never (two passes). Default: the
+    /// nearest samplers only (weight one: exact), rows of several runs (the adjoint of a depth
+    /// upsample) channels-last only: docs/PERFORMANCE.md v18; the weighted product awaits an
+    /// A/B (v19).
+    pub volume_product: Option<bool>,
 }
 
 /// Options of a call: the output size, and how the filter is sampled, as PyTorch takes

@@ -167,7 +167,7 @@ impl<R: Runtime> Resampler<R> {
         let volume = VolumeTables {
             depth_identity: self.depth_identity,
             depth_height: tables.depth_height.as_ref().map(rows),
-            split_runs_first: self.tuning.strategy == Some(Strategy::Runs),
+            product_any_layout: self.tuning.volume_product == Some(true) || self.tuning.strategy == Some(Strategy::Runs),
         };
         let route = route(&src_view, &dst_view, volume)?;
         if route.intermediate > 0 {
@@ -260,11 +260,15 @@ impl<R: Runtime> Resampler<R> {
             }
             _ => unreachable!("plans have one to three spatial axes"),
         }
-        // The product of depth and height, where it is exact and the runtime's loop limit
-        // allows its rows beside the width's (else the two passes run).
+        // The product of depth and height, where it is exact (or the tuning asks for it with
+        // weights) and the runtime's loop limit allows its rows beside the width's (else the
+        // two passes run).
+        let product = self.tuning.volume_product;
         let depth_height = match &taps[..] {
-            [depth, height, _] if !self.depth_identity => depth_height_table(&self.client, depth, height, direction)
-                .filter(|t| check_loop_limit(&self.client, t.width(), widths[2]).is_ok()),
+            [depth, height, _] if !self.depth_identity && product != Some(false) => {
+                depth_height_table(&self.client, depth, height, direction, product == Some(true))
+                    .filter(|t| check_loop_limit(&self.client, t.width(), widths[2]).is_ok())
+            }
             _ => None,
         };
         let tables = Arc::new(Tables {

@@ -367,6 +367,13 @@ mod tests {
         let t = taps(Mode::Nearest, false, &axis(14, 46, None, false));
         assert_eq!(rows(&t)[23], vec![(6, 1.0)]);
         assert!(t.unit_contiguous() && t.transpose(14).unit_contiguous());
+        // nearest-exact 2 -> 219: (109 + 0.5) * (2f / 219f) rounds to 0.99999994 in float, so
+        // output 109 reads input 0, as PyTorch CUDA and PyTorch CPU's channels-last kernel do
+        // (its channels-first kernel, through `s (o + 0.5) - 0.5` and back, reads input 1;
+        // docs/ACCURACY.md).
+        let t = taps(Mode::NearestExact, false, &axis(2, 219, None, false));
+        assert_eq!(rows(&t)[109], vec![(0, 1.0)]);
+        assert_eq!(rows(&t)[110], vec![(1, 1.0)]);
     }
 
     #[test]

@@ -71,7 +71,21 @@ const GEOMETRIES: [Geometry; 14] = [
 
 #[test]
 fn every_configuration_on_signals_and_volumes() {
-    check_all("ranks 3 and 5", &GEOMETRIES, |_| true, Tuning::default());
+    check_all("ranks 3 and 5", GEOMETRIES.iter(), |_| true, Tuning::default());
+}
+
+/// Every configuration on the volumes with the depth x height product forced on (weighted
+/// filters too, every layout: `Tuning::volume_product`) and off (two passes for the nearest
+/// samplers as well).
+#[test]
+fn volumes_through_the_depth_height_product_or_not() {
+    for (what, on) in [("volume product on", true), ("volume product off", false)] {
+        let tuning = Tuning {
+            volume_product: Some(on),
+            ..Tuning::default()
+        };
+        check_all(what, GEOMETRIES.iter().filter(|g| g.input.len() == 5), |_| true, tuning);
+    }
 }
 
 /// The runs kernel (forced) where signals and volumes reach it: the adjoints of integer
@@ -90,18 +104,18 @@ fn runs_on_signals_and_volumes() {
         strategy: Some(Strategy::Runs),
         ..Tuning::default()
     };
-    check_all("runs", &UPSAMPLES, |mode| mode.is_sampler(), runs);
+    check_all("runs", UPSAMPLES.iter(), |mode| mode.is_sampler(), runs);
 }
 
 /// Every configuration that `keep` keeps x `geometries` x layouts x dtypes under `tuning`:
 /// forward and backward against the f64 reference, the adjoint identity and a second
 /// backward's bits (f32); prints and asserts.
-fn check_all(what: &str, geometries: &[Geometry], keep: impl Fn(Mode) -> bool, tuning: Tuning) {
+fn check_all<'a>(what: &str, geometries: impl Iterator<Item = &'a Geometry> + Clone, keep: impl Fn(Mode) -> bool, tuning: Tuning) {
     let client = client();
     let dtypes = dtypes(&client);
     let (mut count, mut failures) = (0, Vec::new());
     for (index, config) in configs().iter().enumerate().filter(|(_, c)| keep(c.mode)) {
-        for geometry in geometries {
+        for geometry in geometries.clone() {
             let options = config.options(geometry.resize).tuning(tuning);
             let plan = reference::plan(config.mode, geometry.input, &options).expect("a valid case");
             let axes = reference::axes_taps(config.mode, geometry.input, &options).expect("a valid case");

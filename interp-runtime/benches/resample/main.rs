@@ -3,7 +3,7 @@
 //! flush, beside a device-to-device copy of the same bytes and, when given, PyTorch's numbers
 //! from `bench/pytorch_interpolate.py` for the same cases.
 //!
-//! `resample [--workloads FILE] [--only TEXT] [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled|planes|teams|blocks|cells] [--max-plane-taps N] [--planes N] [--min-team N] [--block-full-rows] [--channel-strip N] [--versus NAME=VALUE]`
+//! `resample [--workloads FILE] [--only TEXT] [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled|planes|teams|blocks|cells|runs] [--max-plane-taps N] [--planes N] [--min-team N] [--block-full-rows] [--channel-strip N] [--volume-product on|off] [--versus NAME=VALUE]`
 //!
 //! `--versus NAME=VALUE` times every case under the flags' tuning and under that one override
 //! too (e.g. `channel-strip=4`), interleaved, twice each, and reports the ratios (`versus.csv`)
@@ -213,7 +213,8 @@ fn main() {
     let only = flag("--only");
     let cases: Vec<_> = workloads::cases(&suite, |d| d.is_supported(&client))
         .into_iter()
-        .filter(|c| only.as_ref().is_none_or(|o| c.key().contains(o.as_str())))
+        // `--only A|B`: the cases whose key contains A or B.
+        .filter(|c| only.as_ref().is_none_or(|o| o.split('|').any(|part| c.key().contains(part))))
         .take(if quick { 12 } else { usize::MAX })
         .collect();
 

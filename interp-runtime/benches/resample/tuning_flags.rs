@@ -4,7 +4,14 @@
 use interp_runtime::{Strategy, Tuning};
 
 /// The flags that take a value, as `--NAME VALUE`.
-pub const VALUED: [&str; 5] = ["strategy", "max-plane-taps", "planes", "min-team", "channel-strip"];
+pub const VALUED: [&str; 6] = [
+    "strategy",
+    "max-plane-taps",
+    "planes",
+    "min-team",
+    "channel-strip",
+    "volume-product",
+];
 
 /// `tuning` with the override `name` set from `value` (`block-full-rows` takes none); Err names
 /// what was wrong.
@@ -27,6 +34,13 @@ pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String
         "min-team" => tuning.min_team = Some(number(name)?),
         "channel-strip" => tuning.channel_strip = Some(number(name)?),
         "block-full-rows" => tuning.block_short_rows = Some(false),
+        "volume-product" => {
+            tuning.volume_product = Some(match value {
+                "on" => true,
+                "off" => false,
+                _ => return Err(format!("--volume-product {value}: expected on or off")),
+            })
+        }
         other => return Err(format!("no tuning flag --{other}")),
     }
     Ok(tuning)

@@ -36,9 +36,10 @@ pub(crate) struct VolumeTables {
     pub depth_identity: bool,
     /// The product table of depth and height (`Slot::DepthHeight`), where built: its rows.
     pub depth_height: Option<ProductRows>,
-    /// Split-run product rows go first in any layout (by default channels-last only): under a
-    /// forced runs kernel, which reads them in NCHW too (docs/PERFORMANCE.md v19).
-    pub split_runs_first: bool,
+    /// The product goes first in any layout, its rows of several runs too (by default those
+    /// channels-last only): under `Tuning::volume_product` or a forced runs kernel, which
+    /// reads them in NCHW too (docs/PERFORMANCE.md v19).
+    pub product_any_layout: bool,
 }
 
 /// The rows of the depth x height product table.
@@ -90,7 +91,7 @@ pub(crate) fn route(src: &Checked, dst: &Checked, volume: VolumeTables) -> Resul
             Some((s, d, rows, cols)) => Ok(single(s, d, rows, cols)),
             None => match depth_height(src, dst).filter(|(_, d)| match volume.depth_height {
                 Some(ProductRows::Runs) => true,
-                Some(ProductRows::SplitRuns) => d.channels_last() || volume.split_runs_first,
+                Some(ProductRows::SplitRuns) => d.channels_last() || volume.product_any_layout,
                 None => false,
             }) {
                 Some((s, d)) => Ok(single(s, d, Slot::DepthHeight, Slot::Axis(2))),
@@ -345,7 +346,7 @@ mod tests {
             let kept = VolumeTables {
                 depth_identity: true,
                 depth_height: Some(ProductRows::Runs),
-                split_runs_first: false,
+                product_any_layout: false,
             };
             let route = route(&src, &dst, kept).unwrap_or_else(|e| panic!("{order:?}: {e}"));
             assert_eq!(route.passes.len(), 1, "{order:?}");
@@ -364,7 +365,7 @@ mod tests {
         let both = VolumeTables {
             depth_identity: false,
             depth_height: Some(ProductRows::Runs),
-            split_runs_first: false,
+            product_any_layout: false,
         };
         // NCDHW, NDHWC, and channels between depth and height (C H W D-like orders do not fold).
         for order in [[0, 1, 2, 3, 4], [0, 2, 3, 4, 1], [2, 3, 0, 1, 4]] {
@@ -392,7 +393,7 @@ mod tests {
         assert_eq!(route(&src, &dst, split).unwrap().passes.len(), 2, "NCDHW");
         // ... or in NCDHW under a forced runs kernel.
         let split_first = VolumeTables {
-            split_runs_first: true,
+            product_any_layout: true,
             ..split
         };
         assert_eq!(route(&src, &dst, split_first).unwrap().passes.len(), 1, "NCDHW, runs forced");

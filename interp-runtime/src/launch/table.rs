@@ -41,15 +41,17 @@ pub(crate) fn axis_table<R: Runtime>(
 
 /// The depth and height tables of a rank-5 call read as one axis (`depth * height` rows: their
 /// outer product), where both hold weight-one taps only (the nearest samplers): then one gather
-/// sums what two passes and an intermediate would, exactly. `None` elsewhere, or where the
-/// product does not fit the device (the two passes run then).
+/// sums what two passes and an intermediate would, exactly; with `weighted`, for any filter
+/// (its weights rounded products). `None` elsewhere, or where the product does not fit the
+/// device (the two passes run then).
 pub(crate) fn depth_height_table<R: Runtime>(
     client: &ComputeClient<R>,
     (depth_taps, depth_len): &(AxisTaps, usize),
     (height_taps, height_len): &(AxisTaps, usize),
     direction: Direction,
+    weighted: bool,
 ) -> Option<HostTable> {
-    if !depth_taps.unit_weights() || !height_taps.unit_weights() {
+    if !weighted && !(depth_taps.unit_weights() && height_taps.unit_weights()) {
         return None;
     }
     let taps = depth_taps.outer_product(height_taps, *height_len);
