@@ -51,7 +51,8 @@ pub(crate) fn depth_height_table<R: Runtime>(
     direction: Direction,
     weighted: bool,
 ) -> Option<HostTable> {
-    if !weighted && !(depth_taps.unit_weights() && height_taps.unit_weights()) {
+    let exact = depth_taps.unit_weights() && height_taps.unit_weights();
+    if !(weighted || exact) {
         return None;
     }
     let taps = depth_taps.outer_product(height_taps, *height_len);
