@@ -302,15 +302,21 @@ fn area_window(axis: &AxisPlan, o: i64) -> (i64, i64) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::method::{resolve, Mode};
     use crate::options::Options;
 
-    /// The taps of a mode (PyTorch's defaults: no antialias) along `axis`.
+    /// The taps of a built-in mode (no align_corners) along `axis`.
     fn taps(mode: Mode, antialias: bool, axis: &AxisPlan) -> AxisTaps {
         let rule = resolve(&mode.into(), &Options::size(1, 1).antialias(antialias)).unwrap();
         forward_taps(&rule, axis).unwrap()
+    }
+
+    /// The taps of a built-in mode from `in_len` to `out_len` (an explicit size, no
+    /// align_corners), for other modules' tests.
+    pub(crate) fn mode_taps(mode: Mode, antialias: bool, in_len: usize, out_len: usize) -> AxisTaps {
+        taps(mode, antialias, &axis(in_len, out_len, None, false))
     }
 
     fn axis(in_len: usize, out_len: usize, factor: Option<f64>, align_corners: bool) -> AxisPlan {

@@ -4,6 +4,7 @@
 
 use cubecl::prelude::*;
 
+use super::width::{strip_launch_units, strip_unit, StripUnit};
 use super::{AxisTable, GatherLayout, STRIP_GROUP};
 
 /// The vectors per column run the kernel is built for (`run_vectors`).
@@ -25,7 +26,6 @@ pub const RUN_VECTORS: [u32; 2] = [1, 2];
 /// Sums per row, rows in order, each row's vectors in order and each vector's lanes in order:
 /// for contiguous rows the order of the one-pass unit-tap kernels (`weighted_sum` with
 /// `unit_taps`), so the same bits.
-#[allow(clippy::manual_div_ceil)]
 #[cube(launch_unchecked)]
 pub fn separable_gather_runs<FS: Float, FD: Float, A: Float, V: Size>(
     src: &Array<Vector<FS, V>>,
@@ -36,40 +36,32 @@ pub fn separable_gather_runs<FS: Float, FD: Float, A: Float, V: Size>(
     #[comptime] strip: u32,
     #[comptime] run_vectors: u32,
 ) {
-    let span = STRIP_GROUP * strip;
-    let groups = (layout.width + span - 1) / span;
-    let total = layout.batch * layout.channels * layout.height * groups * STRIP_GROUP;
     let unit = ABSOLUTE_POS as u32;
-    if unit >= total {
+    if unit >= strip_launch_units(layout, strip) {
         terminate!();
     }
-    let lane = unit % STRIP_GROUP;
-    let mut rest = unit / STRIP_GROUP;
-    let g = rest % groups;
-    rest /= groups;
-    let p = rest % layout.height;
-    rest /= layout.height;
-    let c = rest % layout.channels;
-    let n = rest / layout.channels;
-    let s = layout.src_strides;
-    let d = layout.dst_strides;
-    let base = n * s.n + c * s.c;
-    let dst_row = n * d.n + c * d.c + p * d.h;
+    let StripUnit {
+        p,
+        first,
+        src_base,
+        dst_row,
+    } = strip_unit(unit, layout, strip);
+    let (s, d) = (layout.src_strides, layout.dst_strides);
     let row_count = rows.count[p as usize];
     let lanes = V::value() as u32;
     #[unroll]
     for k in 0..strip {
-        let q = g * span + k * STRIP_GROUP + lane;
+        let q = first + k * STRIP_GROUP;
         if q < layout.width {
             // Tap-major slots: a group's 32 units load 32 consecutive entries.
             let mut acc = A::from_int(0);
             if cols.count[q as usize] > 0 {
-                let first = base + cols.index[q as usize] / lanes;
+                let run_start = src_base + cols.index[q as usize] / lanes;
                 // Tap-major row slots walked by increments: fewer live registers (with each
                 // slot computed from its tap, the f16 two-vector strips of 3 and 4 spilled).
                 let mut slot = p;
                 for _ in 0..row_count {
-                    let row = first + rows.index[slot as usize] * s.h;
+                    let row = run_start + rows.index[slot as usize] * s.h;
                     slot += rows.rows;
                     let mut line = A::from_int(0);
                     #[unroll]

@@ -53,8 +53,6 @@ pub const MAX_STRIP: u32 = 4;
 /// group (`q = group_start + k * STRIP_GROUP + lane`), so every load and store instruction of a
 /// group stays coalesced while the index arithmetic is paid once per `strip` outputs.
 /// `layout.width` is the true width; `M = 1`. For rows of at most `SUM_BLOCK` tap pairs only.
-// `div_ceil` has no `#[cube]` expansion, hence the manual form.
-#[allow(clippy::manual_div_ceil)]
 #[cube(launch_unchecked)]
 pub fn separable_gather_strips<FS: Float, FD: Float, A: Float, M: Size>(
     src: &Array<Vector<FS, M>>,
@@ -65,31 +63,70 @@ pub fn separable_gather_strips<FS: Float, FD: Float, A: Float, M: Size>(
     #[comptime] strip: u32,
     #[comptime] unit_taps: bool,
 ) {
-    let span = STRIP_GROUP * strip;
-    let groups = (layout.width + span - 1) / span;
-    let total = layout.batch * layout.channels * layout.height * groups * STRIP_GROUP;
     let unit = ABSOLUTE_POS as u32;
-    if unit >= total {
+    if unit >= strip_launch_units(layout, strip) {
         terminate!();
     }
+    let StripUnit {
+        p,
+        first,
+        src_base,
+        dst_row,
+    } = strip_unit(unit, layout, strip);
+    let s = layout.src_strides;
+    let d = layout.dst_strides;
+    #[unroll]
+    for k in 0..strip {
+        let q = first + k * STRIP_GROUP;
+        if q < layout.width {
+            let sum = weighted_sum::<FS, A, M>(src, src_base, s, rows, p, cols, q, unit_taps, false, true);
+            dst[(dst_row + q * d.w) as usize] = Vector::cast_from(sum);
+        }
+    }
+}
+
+/// Where a unit of the strips kernels reads and writes: its destination row `p` of plane
+/// `(n, c)`, whose first element is `dst_row` in the destination and whose plane starts at
+/// `src_base` in the source, and its first column `first`; its outputs are `first + k *
+/// STRIP_GROUP` for `k < strip` (those below the width).
+#[derive(CubeType)]
+pub(crate) struct StripUnit {
+    pub p: u32,
+    pub first: u32,
+    pub src_base: u32,
+    pub dst_row: u32,
+}
+
+/// Units of a strips launch of `strip` outputs each: every destination row in whole groups of
+/// `STRIP_GROUP` units, a group spanning `STRIP_GROUP * strip` columns.
+// `div_ceil` has no `#[cube]` expansion, hence the manual form (here and below).
+#[allow(clippy::manual_div_ceil)]
+#[cube]
+pub(crate) fn strip_launch_units(layout: GatherLayout, #[comptime] strip: u32) -> u32 {
+    let span = STRIP_GROUP * strip;
+    let groups = (layout.width + span - 1) / span;
+    layout.batch * layout.channels * layout.height * groups * STRIP_GROUP
+}
+
+/// The place of strips unit `unit` (below [`strip_launch_units`]): lanes of a group fastest,
+/// then groups along the row, rows, channels, batches.
+#[allow(clippy::manual_div_ceil)]
+#[cube]
+pub(crate) fn strip_unit(unit: u32, layout: GatherLayout, #[comptime] strip: u32) -> StripUnit {
+    let span = STRIP_GROUP * strip;
+    let groups = (layout.width + span - 1) / span;
     let lane = unit % STRIP_GROUP;
     let mut rest = unit / STRIP_GROUP;
     let g = rest % groups;
     rest /= groups;
     let p = rest % layout.height;
     rest /= layout.height;
-    let c = rest % layout.channels;
-    let n = rest / layout.channels;
-    let s = layout.src_strides;
-    let d = layout.dst_strides;
-    let base = n * s.n + c * s.c;
-    let dst_row = n * d.n + c * d.c + p * d.h;
-    #[unroll]
-    for k in 0..strip {
-        let q = g * span + k * STRIP_GROUP + lane;
-        if q < layout.width {
-            let sum = weighted_sum::<FS, A, M>(src, base, s, rows, p, cols, q, unit_taps, false, true);
-            dst[(dst_row + q * d.w) as usize] = Vector::cast_from(sum);
-        }
+    let (n, c) = (rest / layout.channels, rest % layout.channels);
+    let (s, d) = (layout.src_strides, layout.dst_strides);
+    StripUnit {
+        p,
+        first: g * span + lane,
+        src_base: n * s.n + c * s.c,
+        dst_row: n * d.n + c * d.c + p * d.h,
     }
 }

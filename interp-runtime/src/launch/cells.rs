@@ -256,22 +256,13 @@ fn gcd(a: usize, b: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::method::{resolve, Mode};
-    use crate::options::Options;
-    use crate::plan::AxisPlan;
-    use crate::taps::forward_taps;
+    use crate::method::Mode;
+    use crate::taps::tests::mode_taps;
 
     /// The cells of a built-in mode's forward table (`adjoint`: its transpose) from `in_len`
     /// to `out_len`, and the kernel shape they run in.
     fn mode_cells(mode: Mode, antialias: bool, in_len: usize, out_len: usize, adjoint: bool) -> Option<(Cells, Option<CellShape>)> {
-        let rule = resolve(&mode.into(), &Options::size(1, 1).antialias(antialias)).unwrap();
-        let plan = AxisPlan {
-            in_len,
-            out_len,
-            factor: None,
-            align_corners: false,
-        };
-        let taps = forward_taps(&rule, &plan).unwrap();
+        let taps = mode_taps(mode, antialias, in_len, out_len);
         let cells = if adjoint {
             regular_cells(&taps.transpose(in_len), out_len)
         } else {

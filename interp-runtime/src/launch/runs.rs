@@ -91,21 +91,13 @@ fn run_vector(src: &Checked4, dst: &Checked4, tables: RunTables, sizes: impl Ite
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::method::{resolve, Mode};
-    use crate::options::Options;
-    use crate::plan::AxisPlan;
-    use crate::taps::{forward_taps, AxisTaps};
+    use crate::method::Mode;
+    use crate::taps::tests::mode_taps;
+    use crate::taps::AxisTaps;
 
     /// A built-in mode's taps from `in_len` to `out_len` (`adjoint`: their transpose).
     fn taps(mode: Mode, in_len: usize, out_len: usize, adjoint: bool) -> AxisTaps {
-        let rule = resolve(&mode.into(), &Options::size(1, 1)).unwrap();
-        let plan = AxisPlan {
-            in_len,
-            out_len,
-            factor: None,
-            align_corners: false,
-        };
-        let taps = forward_taps(&rule, &plan).unwrap();
+        let taps = mode_taps(mode, false, in_len, out_len);
         if adjoint {
             taps.transpose(in_len)
         } else {
