@@ -5,7 +5,10 @@ Writes random cases (every mode PyTorch or Pillow has, sizes 1..300 with extreme
 axes, signals (N, C, L) and volumes (N, C, D, H, W) for PyTorch's linear/trilinear/nearest/area, odd channel counts, explicit sizes and scale factors, align_corners, antialias, NCHW and
 NHWC, f32 and some f16/bf16), runs interp on them (`run_cases`, an example of interp-runtime),
 and compares with:
-  - PyTorch CPU in float64, forward and autograd backward (the exact rule interp follows),
+  - PyTorch CPU in float64, forward and autograd backward (the exact rule interp follows;
+    nearest through PyTorch's f32 index map, `nearest_reference`; where PyTorch CPU departs
+    from the exact coordinates, `cpu_floorf_snap`, an exact float64 bilinear/bicubic written
+    here, `exact_clamp_reference`),
   - Pillow's float ('F') resize for its antialiased filters (BILINEAR, BICUBIC, LANCZOS, BOX,
     HAMMING: double coefficients, as interp's renormalize rule),
   - PyTorch CUDA in the case's dtype, when a GPU is present (reported, never judged: its f32
@@ -14,6 +17,7 @@ Error = max |interp - ref| / max(1, max |ref|). Exit status 1 if any case is bey
 tolerance against a float64 reference, or interp refused a call the reference accepts.
 
   python3 bench/outside_reference.py --run-cases target/release/examples/run_cases --cases 400
+  (`--longest 6`: axes six times longer; `--strategy NAME`, `--volume-product on`: interp's tuning)
 """
 import argparse, json, os, random, subprocess, sys, tempfile
 import numpy as np
@@ -50,7 +54,7 @@ def axis_pair(rng, longest=300):
     return rng.randint(1, longest), rng.randint(1, longest)
 
 
-def random_case(rng, index, reference, channels=(1, 2, 3, 5, 7)):
+def random_case(rng, index, reference, channels=(1, 2, 3, 5, 7), longest=1.0):
     if reference == "pillow":
         mode = rng.choice(sorted(PILLOW_FILTERS))
         aa, align = True, False
@@ -67,7 +71,7 @@ def random_case(rng, index, reference, channels=(1, 2, 3, 5, 7)):
         mode = rng.choice(TORCH_MODES)
         aa = mode in ("bilinear", "bicubic") and rng.random() < 0.5
         align = mode in ("bilinear", "bicubic") and rng.random() < 0.3
-    pairs = [axis_pair(rng, {3: 3000, 4: 300, 5: 24}[rank]) for _ in range(rank - 2)]
+    pairs = [axis_pair(rng, int({3: 3000, 4: 300, 5: 24}[rank] * longest)) for _ in range(rank - 2)]
     sizes_in, sizes_out = [p[0] for p in pairs], [p[1] for p in pairs]
     case = {"id": f"c{index}", "reference": reference, "mode": mode, "aa": int(aa), "align": int(align),
             "shape": [rng.randint(1, 2), rng.choice(channels)] + sizes_in,
@@ -123,6 +127,68 @@ def cpu_nearest_shortcut(case, x_shape, y_shape):
     if case["mode"] == "nearest":
         return any(o in (i, 2 * i) and f != o / i for i, o, f in sizes)
     return case["mode"] == "bilinear" and any(o == i and f != 1 for i, o, f in sizes)
+
+
+def cpu_floorf_snap(case, x_shape, y_shape):
+    """PyTorch CPU's linear and cubic kernels (`guard_index_and_lambda`) take `floorf` of the
+    double source coordinate: a coordinate within half a float ulp below an integer `k` reads
+    tap `k` with weight 1 instead of `k - 1` and `k` (4472 -> 13741 align_corners, output 11429:
+    3718.99993 read as 3719; float64 tensors too). Only on long axes: below about 4096 the
+    coordinates' distances to an integer exceed the half ulp. interp keeps the exact
+    coordinate; such cases are judged against `exact_clamp_reference`."""
+    if case["mode"] not in ("bilinear", "bicubic") or case["aa"]:
+        return False
+    scales = case.get("scale", [None] * (len(x_shape) - 2))
+    for n_in, n_out, f in zip(x_shape[2:], y_shape[2:], scales):
+        o = np.arange(n_out, dtype=np.float64)
+        if case["align"]:
+            src = o * (n_in - 1) / (n_out - 1) if n_out > 1 else o * 0.0
+        else:
+            src = (o + 0.5) * (n_in / n_out if f is None else 1.0 / f) - 0.5
+        if np.any(np.floor(src.astype(np.float32)) != np.floor(src)):
+            return True
+    return False
+
+
+def clamp_axis_matrix(mode, n_in, n_out, align, f):
+    """The (n_out, n_in) weights of PyTorch's bilinear or bicubic (A = -0.75) along one axis,
+    taps clamped to the edge, from the source coordinate in float64 (no `floorf`): the exact
+    geometry up to double rounding, written here independently of interp."""
+    w = np.zeros((n_out, n_in))
+    for o in range(n_out):
+        if align:
+            src = o * (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+        else:
+            src = (o + 0.5) * (n_in / n_out if f is None else 1.0 / f) - 0.5
+        if mode == "bilinear":
+            src = max(src, 0.0)
+            i0 = int(np.floor(src))
+            lam = src - i0
+            for i, wt in ((i0, 1.0 - lam), (i0 + 1, lam)):
+                w[o, min(i, n_in - 1)] += wt
+        else:
+            i0 = int(np.floor(src))
+            t = src - i0
+            a = -0.75
+            near = lambda x: ((a + 2) * x - (a + 3)) * x * x + 1
+            far = lambda x: ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+            for k, wt in enumerate((far(t + 1), near(t), near(1 - t), far(2 - t))):
+                w[o, min(max(i0 - 1 + k, 0), n_in - 1)] += wt
+    return w
+
+
+def exact_clamp_reference(x, g, case):
+    """Forward and backward of a bilinear or bicubic case (no antialias) through
+    `clamp_axis_matrix` on each spatial axis, in float64."""
+    scales = case.get("scale", [None] * (x.ndim - 2))
+    mats = [clamp_axis_matrix(case["mode"], n_in, n_out, case["align"], f)
+            for n_in, n_out, f in zip(x.shape[2:], g.shape[2:], scales)]
+    y, dx = x.astype(np.float64), g.astype(np.float64)
+    for axis, m in enumerate(mats, start=2):
+        y = np.moveaxis(np.tensordot(y, m, axes=([axis], [1])), -1, axis)
+    for axis, m in enumerate(mats, start=2):
+        dx = np.moveaxis(np.tensordot(dx, m, axes=([axis], [0])), -1, axis)
+    return y, dx
 
 
 def axis_index_map(torch, F, n_in, n_out, scale, mode):
@@ -232,6 +298,8 @@ def main():
     parser.add_argument("--markdown", help="write the per-mode table (docs/ACCURACY.md's) here")
     parser.add_argument("--strategy", help="force this gather strategy in interp (run_cases --strategy)")
     parser.add_argument("--channel-strip", help="channel strips of N pixels in interp (run_cases --channel-strip)")
+    parser.add_argument("--longest", type=float, default=1.0,
+                        help="scale the longest random axis (1-D 3000, 2-D 300, 3-D 24) by this")
     parser.add_argument("--volume-product", choices=["on", "off"], help="depth x height product tables in interp (run_cases --volume-product)")
     parser.add_argument("--channels", default="1,2,3,5,7",
                         help="channel counts the cases draw from (e.g. 4,8,12 for channel vectors)")
@@ -256,7 +324,7 @@ def main():
 
     rng = random.Random(args.seed)
     channels = [int(c) for c in args.channels.split(",")]
-    cases = [random_case(rng, len(references) * i + k, ref, channels)
+    cases = [random_case(rng, len(references) * i + k, ref, channels, args.longest)
              for i in range(args.cases) for k, ref in enumerate(references)]
     work = tempfile.mkdtemp(prefix="interp-outside-")
     data, torch_refused = {}, []
@@ -319,7 +387,13 @@ def main():
             # formula, from PyTorch CPU's channels-last kernel); the backward is the exact
             # transpose of that map, summed in f64.
             nearest = case["mode"].startswith("nearest")
-            if cpu_nearest_shortcut(case, x.shape, g.shape):
+            exact_geometry = cpu_floorf_snap(case, x.shape, g.shape) or (
+                cpu_nearest_shortcut(case, x.shape, g.shape) and not nearest and not cuda)
+            if exact_geometry:
+                # PyTorch CUDA's linear coordinates in float64 are the exact ones too.
+                shortcut_cases.append(label(case) + " (judged against exact_clamp_reference)")
+                ry, rdx = exact_clamp_reference(x, g, case)
+            elif cpu_nearest_shortcut(case, x.shape, g.shape):
                 if not cuda:
                     shortcut_cases.append(label(case) + " (not judged: no GPU)")
                     continue
@@ -357,7 +431,8 @@ def main():
         print(f"{len(cpu_bug_cases)} antialias cases with output width 1 judged against PyTorch CPU transposed "
               f"(its direct result there is wrong; see cpu_aa_bug)")
     for case in shortcut_cases:
-        print("PyTorch CPU's equal-length shortcut (interp follows CUDA, see cpu_nearest_shortcut):", case)
+        print("PyTorch CPU's equal-length shortcut (interp follows CUDA, see cpu_nearest_shortcut) or floorf snap "
+              "(interp keeps the exact coordinate, see cpu_floorf_snap):", case)
     for dtype in sorted(skipped_dtype):
         print(f"{dtype}: not supported by this device, its cases skipped")
     if cuda:
