@@ -6,11 +6,12 @@
 use cubecl::prelude::*;
 
 use crate::gather::{
-    cell_vector, separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cell_edges,
-    separable_gather_cells, separable_gather_pixel_strips, separable_gather_planes, separable_gather_runs, separable_gather_strips,
-    separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, team_vector_lanes, AxisTableCompilationArg,
-    CellEdgesCompilationArg, CellRunCompilationArg, CellShape, GatherLayoutCompilationArg, Sequence4CompilationArg, BLOCK_SHAPES,
-    CELL_SHAPES, CHANNEL_STRIPS, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES, RUN_VECTORS, STRIP_FIXED_TAPS, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
+    cell_vector, pool_partials_channels, pool_totals_channels, separable_gather, separable_gather_along_width, separable_gather_blocks,
+    separable_gather_cell_edges, separable_gather_cells, separable_gather_pixel_strips, separable_gather_planes, separable_gather_runs,
+    separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, team_vector_lanes,
+    AxisTableCompilationArg, CellEdgesCompilationArg, CellRunCompilationArg, CellShape, GatherLayoutCompilationArg,
+    Sequence4CompilationArg, BLOCK_SHAPES, CELL_SHAPES, CHANNEL_STRIPS, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES, POOL_LANES, POOL_WARPS,
+    RUN_VECTORS, STRIP_FIXED_TAPS, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
 };
 use crate::UNITS_PER_CUBE;
 
@@ -229,6 +230,16 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
                 }
             }
         }
+    }
+    // Split pooling of channel vectors (channels-last area windows): pass 1 from the source
+    // into the accumulator type, pass 2 from it into the destination; f32 sums only (the f64
+    // pass 1 spilled 16 bytes).
+    for v in widths().skip(1).filter(|_| f32_sums) {
+        let pool = settings(CubeDim::new_1d(POOL_LANES * POOL_WARPS));
+        let definition = define!(pool_partials_channels::PoolPartialsChannels<FS, A, R>, pool, (), (), v);
+        push(format!("gather {types} pool partials v{v}"), definition);
+        let definition = define!(pool_totals_channels::PoolTotalsChannels<A, FD, R>, line(), (), v);
+        push(format!("gather {types} pool totals v{v}"), definition);
     }
     for team in CHANNEL_TEAMS {
         for v in widths() {

@@ -241,6 +241,14 @@ pub struct Tuning {
     /// upsample) channels-last only: docs/PERFORMANCE.md v18; the weighted product awaits an
     /// A/B (v19).
     pub volume_product: Option<bool>,
+    /// Splits of each window's rows for channels-last area pooling in two launches (partial
+    /// sums of the splits, a warp reading 32 channel vectors of one pixel, then each output's
+    /// splits added in order; f16, bf16 and f32 calls in channel vectors of two lanes or more,
+    /// tables of consecutive indices with one weight per row): at most this many, at least 2
+    /// (other values, e.g. 1: not used). Default: not used (docs/PERFORMANCE.md v19: awaits an
+    /// A/B against the channels-last teams). Other bits than the teams' sums, deterministic as
+    /// they are.
+    pub pool_splits: Option<u32>,
 }
 
 /// Options of a call: the output size, and how the filter is sampled, as PyTorch takes

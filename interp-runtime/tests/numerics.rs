@@ -486,6 +486,27 @@ fn runs_read_weight_one_runs_in_vectors() {
     assert!(compared >= 8, "only {compared} comparisons");
 }
 
+/// Split pooling (forced, `Tuning::pool_splits`) on channels-last area windows: global pooling
+/// of 64x48 to 1x1, 67x83 -> 8x10 (windows of 9 or 10 rows, uneven splits), 16x12 -> 2x2 with
+/// 8, 12 and 132 channels (2, 3 and 33 vectors of 4: a partial block of 32 vectors), at most
+/// 2 and 5 splits; against the f64 reference (where it does not apply, NCHW, weighted modes,
+/// channels in no vectors, the adjoints' one-row windows, the default runs).
+#[test]
+fn pool_splits_sum_windows_in_parts() {
+    let geometries = [
+        sized("C=8 global 64x48 -> 1x1", [2, 8, 64, 48], 1, 1),
+        sized("C=12 67x83 -> 8x10", [1, 12, 67, 83], 8, 10),
+        sized("C=132 16x12 -> 2x2", [1, 132, 16, 12], 2, 2),
+    ];
+    for splits in [2, 5] {
+        let tuning = Tuning {
+            pool_splits: Some(splits),
+            ..Tuning::default()
+        };
+        forced_matches_reference_in(&format!("pool splits {splits}"), tuning, &geometries, &[Layout::Nhwc]);
+    }
+}
+
 /// The blocks kernel (forced) on upsamples, where its shared windows serve inner blocks and
 /// the edges, odd last rows and columns, merged clamped taps and zero-weight positions (align
 /// corners) take its per-output sums: 2x, 4x and 1.33x (224 -> 299's ratio), odd sizes both

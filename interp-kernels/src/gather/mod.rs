@@ -13,6 +13,7 @@ mod blocks;
 mod cells;
 mod pixel_strips;
 mod planes;
+mod pool_split;
 mod runs;
 mod sum;
 mod teams;
@@ -29,6 +30,7 @@ pub use cells::{
 };
 pub use pixel_strips::{separable_gather_pixel_strips, CHANNEL_STRIPS, STRIP_FIXED_TAPS};
 pub use planes::{plane_shape, plane_shape_factored, separable_gather_planes, PLANE_SHAPES};
+pub use pool_split::{pool_partials_channels, pool_totals_channels, POOL_LANES, POOL_WARPS};
 pub use runs::{separable_gather_runs, RUN_VECTORS};
 pub use sum::SUM_BLOCK;
 pub use teams::{separable_gather_teams, team_vector_lanes, TEAMS, TEAM_CUBE};

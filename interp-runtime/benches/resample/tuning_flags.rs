@@ -4,13 +4,14 @@
 use interp_runtime::{Strategy, Tuning};
 
 /// The flags that take a value, as `--NAME VALUE`.
-pub const VALUED: [&str; 6] = [
+pub const VALUED: [&str; 7] = [
     "strategy",
     "max-plane-taps",
     "planes",
     "min-team",
     "channel-strip",
     "volume-product",
+    "pool-splits",
 ];
 
 /// `tuning` with the override `name` set from `value` (`block-full-rows` takes none); Err names
@@ -33,6 +34,7 @@ pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String
         "planes" => tuning.planes = Some(number(name)? as usize),
         "min-team" => tuning.min_team = Some(number(name)?),
         "channel-strip" => tuning.channel_strip = Some(number(name)?),
+        "pool-splits" => tuning.pool_splits = Some(number(name)?),
         "block-full-rows" => tuning.block_short_rows = Some(false),
         "volume-product" => {
             tuning.volume_product = Some(match value {

@@ -5,10 +5,10 @@ use std::sync::Arc;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use interp_kernels::gather::{
-    separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cell_edges, separable_gather_cells,
-    separable_gather_pixel_strips, separable_gather_planes, separable_gather_runs, separable_gather_strips, separable_gather_teams,
-    separable_gather_teams_channels, separable_gather_tiled, CellEdgesLaunch, CellRunLaunch, GatherLayoutLaunch, Sequence4Launch, BLOCK,
-    SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
+    pool_partials_channels, pool_totals_channels, separable_gather, separable_gather_along_width, separable_gather_blocks,
+    separable_gather_cell_edges, separable_gather_cells, separable_gather_pixel_strips, separable_gather_planes, separable_gather_runs,
+    separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, CellEdgesLaunch,
+    CellRunLaunch, GatherLayoutLaunch, Sequence4Launch, BLOCK, POOL_LANES, POOL_WARPS, SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
 };
 
 use super::cells::{cells, CellsLaunch};
@@ -17,6 +17,7 @@ use super::choice::{
     blocks, channel_teams, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, teams, teams_source_vector,
     unit_taps, vectorization, PlanesLaunch, TeamsLaunch, Vectorization,
 };
+use super::pool_split::{pool_split, PoolSplitLaunch};
 use super::runs::{runs, RunsLaunch};
 use super::table::DeviceTable;
 use crate::dtype::DType;
@@ -86,6 +87,9 @@ pub(crate) fn gather<R: Runtime>(
     }
     if let Some(launch) = runs(client, io, rows, cols) {
         return gather_runs(client, io, rows, cols, launch);
+    }
+    if let Some(launch) = pool_split(client, io, rows, cols, vectors) {
+        return gather_pool_split(client, io, rows, cols, launch);
     }
     if let Some(launch) = teams(io, widths, vectors, uniform, source_vector) {
         return gather_teams(client, io, rows, cols, launch);
@@ -451,6 +455,77 @@ fn vector_strides(view: &Checked4, v: usize, along_channels: bool) -> [usize; 4]
         strides[1] = 1;
     }
     strides
+}
+
+/// Split pooling: pass 1 writes each destination vector's partial sums (one per split of its
+/// window's rows) into an intermediate in the accumulator type, pass 2 adds them in order.
+fn gather_pool_split<R: Runtime>(
+    client: &ComputeClient<R>,
+    io: &GatherIo,
+    rows: &DeviceTable,
+    cols: &DeviceTable,
+    launch: PoolSplitLaunch,
+) {
+    let [n, c, h, w] = io.dst_view.shape;
+    let v = launch.vector;
+    let layout = || {
+        GatherLayoutLaunch::new(
+            n as u32,
+            (c / v) as u32,
+            h as u32,
+            w as u32,
+            strides_arg(vector_strides(&io.src_view, v, true)),
+            strides_arg(vector_strides(&io.dst_view, v, true)),
+        )
+    };
+    let acc = io.dst_dtype.accumulator();
+    let partial_elements = launch.partials(io) * v;
+    let partials = client.empty(partial_elements * acc.size());
+    let blocks = (c / v).div_ceil(POOL_LANES as usize);
+    let pool_dim = CubeDim::new_1d(POOL_LANES * POOL_WARPS);
+    let pool_units = n * h * w * launch.splits as usize * blocks * (POOL_LANES * POOL_WARPS) as usize;
+    let pool_count = cubecl::calculate_cube_count_elemwise(client, pool_units, pool_dim);
+    let totals_dim = CubeDim::new_1d(UNITS_PER_CUBE);
+    let totals_count = cubecl::calculate_cube_count_elemwise(client, n * (c / v) * h * w, totals_dim);
+    // SAFETY: as in `gather_teams_channels` (the channel vectors are `vectorization`'s, whose
+    // strides it checked); pass 1 reads whole vectors inside each window and writes the
+    // partials of in-range cubes, every one of which pass 2 reads (`pool_split` checked the
+    // intermediate fits one allocation).
+    unsafe {
+        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, v));
+        let mid = || ArrayArg::from_raw_parts(partials.clone(), partial_elements);
+        let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, v));
+        macro_rules! launch {
+            ($fs:ty, $fd:ty, $a:ty) => {{
+                pool_partials_channels::launch_unchecked::<$fs, $a, R>(
+                    client,
+                    pool_count,
+                    pool_dim,
+                    v,
+                    src,
+                    mid(),
+                    rows.arg(false),
+                    cols.arg(false),
+                    layout(),
+                    launch.splits,
+                    launch.rows_per_split,
+                );
+                pool_totals_channels::launch_unchecked::<$a, $fd, R>(
+                    client,
+                    totals_count,
+                    totals_dim,
+                    v,
+                    mid(),
+                    dst,
+                    rows.arg(false),
+                    cols.arg(false),
+                    layout(),
+                    launch.splits,
+                )
+            }};
+        }
+        dispatch_dtypes!(io, launch);
+    }
 }
 
 /// The channels-last teams kernel: cubes of `TEAM_CUBE` units, `TEAM_CUBE / team`

@@ -1,12 +1,14 @@
 //! Device work, called only with validated inputs: pad and upload the per-axis tables (`table`),
 //! find where they repeat (`cells`), turn a call of any rank into 4-D gathers (`route`), choose
 //! how to run a gather (`choice`; channels-last pixel strips: `channel_strips`; weight-one column
-//! runs read in vectors: `runs`), launch it (`gather`).
+//! runs read in vectors: `runs`; channels-last pooling in split windows: `pool_split`), launch it
+//! (`gather`).
 
 mod cells;
 mod channel_strips;
 mod choice;
 mod gather;
+mod pool_split;
 mod route;
 mod runs;
 mod table;
