@@ -12,6 +12,10 @@ use super::gather::GatherIo;
 use super::table::DeviceTable;
 use crate::dtype::DType;
 
+/// Cubes pass 1 aims for: an H100 or H200 keeps 6 to 8 cubes of 256 units on each of its 132
+/// SMs, so about a thousand fill it; more splits than that only add partial sums.
+const FILL_CUBES: u64 = 1024;
+
 /// A launch of the split pooling: channel vector lanes, splits of a window's rows and the
 /// rows each covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,11 +33,11 @@ impl PoolSplitLaunch {
     }
 }
 
-/// The split pooling where the tuning asks for it (`pool_splits` of 2 or more) and it applies:
-/// sums in f32 (f16, bf16, f32 calls), both tensors channels-last in channel vectors of two
-/// lanes or more (`vectorization`), tables
-/// of consecutive indices with one weight per row (`uniform`), a window whose rows split in two
-/// or more, each unit's loops within the runtime's loop cap.
+/// The split pooling where the tuning asks for it (`pool_splits` of 2 or more: the most splits;
+/// fewer where `FILL_CUBES` cubes need fewer) and it applies: sums in f32 (f16, bf16, f32
+/// calls), both tensors channels-last in channel vectors of two lanes or more
+/// (`vectorization`), tables of consecutive indices with one weight per row (`uniform`), a
+/// window whose rows split in two or more, each unit's loops within the runtime's loop cap.
 pub(super) fn pool_split<R: Runtime>(
     client: &ComputeClient<R>,
     io: &GatherIo,
@@ -53,7 +57,11 @@ pub(super) fn pool_split<R: Runtime>(
     if !(f32_sums && channels_last && uniform) || rows.width < 2 {
         return None;
     }
-    let rows_per_split = (rows.width as u32).div_ceil(most);
+    // As many splits as fill the device (`FILL_CUBES`), at most the tuning's and the rows'.
+    let [n, c, h, w] = io.dst_view.shape.map(|d| d as u64);
+    let blocks = (c / vector as u64).div_ceil(u64::from(POOL_LANES));
+    let wanted = FILL_CUBES.div_ceil(n * h * w * blocks).min(u64::from(most)) as u32;
+    let rows_per_split = (rows.width as u32).div_ceil(wanted.max(1));
     let splits = (rows.width as u32).div_ceil(rows_per_split);
     let columns = (cols.width as u64).div_ceil(u64::from(POOL_WARPS));
     let within_cap = loop_limit(client).is_none_or(|max| loop_iterations(1, u64::from(rows_per_split), columns) <= max);
@@ -64,8 +72,7 @@ pub(super) fn pool_split<R: Runtime>(
     };
     // The kernels index in 32 bits: pass 1's units and the partials' elements; the partials
     // take one allocation.
-    let [n, c, h, w] = io.dst_view.shape.map(|d| d as u64);
-    let units = n * h * w * u64::from(splits) * (c / vector as u64).div_ceil(u64::from(POOL_LANES)) * u64::from(POOL_LANES * POOL_WARPS);
+    let units = n * h * w * u64::from(splits) * blocks * u64::from(POOL_LANES * POOL_WARPS);
     let elements = launch.partials(io) as u64 * vector as u64;
     let indexed = units <= u64::from(u32::MAX) && elements <= u64::from(u32::MAX);
     let fits = elements * io.dst_dtype.accumulator().size() as u64 <= client.properties().memory.max_page_size;
