@@ -301,6 +301,7 @@ def main():
     parser.add_argument("--longest", type=float, default=1.0,
                         help="scale the longest random axis (1-D 3000, 2-D 300, 3-D 24) by this")
     parser.add_argument("--volume-product", choices=["on", "off"], help="depth x height product tables in interp (run_cases --volume-product)")
+    parser.add_argument("--pool-splits", help="channels-last pooling in up to N row splits in interp (run_cases --pool-splits)")
     parser.add_argument("--channels", default="1,2,3,5,7",
                         help="channel counts the cases draw from (e.g. 4,8,12 for channel vectors)")
     args = parser.parse_args()
@@ -350,7 +351,8 @@ def main():
             manifest.write(f"id={case['id']} mode={case['mode']} aa={case['aa']} align={case['align']} shape={shape} "
                            f"{resize} dtype={case['dtype']} layout={case['layout']}\n")
     flags = (["--strategy", args.strategy] if args.strategy else []) + (["--channel-strip", args.channel_strip] if args.channel_strip else []) \
-        + (["--volume-product", args.volume_product] if args.volume_product else [])
+        + (["--volume-product", args.volume_product] if args.volume_product else []) \
+        + (["--pool-splits", args.pool_splits] if args.pool_splits else [])
     subprocess.run([args.run_cases, work] + flags, check=True)
 
     cuda = torch is not None and torch.cuda.is_available()
