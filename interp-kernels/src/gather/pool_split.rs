@@ -6,6 +6,7 @@
 use cubecl::prelude::*;
 
 use super::teams::lane_steps;
+use super::teams_channels::tree_sum;
 use super::{destination_pixel, AxisTable, GatherLayout, Pixel};
 
 /// Channel vectors a cube of [`pool_partials_channels()`] covers: one per lane of a warp.
@@ -80,17 +81,8 @@ pub fn pool_partials_channels<FS: Float, A: Float, V: Size>(
         }
     }
 
-    let mut sums = SharedMemory::<Vector<A, V>>::new((POOL_LANES * POOL_WARPS) as usize);
-    sums[UNIT_POS as usize] = partial;
-    sync_cube();
-    #[unroll]
-    for level in 0..comptime!(POOL_WARPS.trailing_zeros()) {
-        let half = (POOL_WARPS / 2) >> level;
-        if warp < half {
-            sums[UNIT_POS as usize] = sums[UNIT_POS as usize] + sums[(UNIT_POS + half * POOL_LANES) as usize];
-        }
-        sync_cube();
-    }
+    // The warps' sums of each channel vector, in a fixed tree.
+    let sums = tree_sum::<A, V>(partial, UNIT_POS, warp, POOL_LANES * POOL_WARPS, POOL_WARPS, POOL_LANES);
     if in_range && warp == 0 {
         partials[((pixel * splits + split) * layout.channels + c) as usize] = sums[UNIT_POS as usize];
     }
