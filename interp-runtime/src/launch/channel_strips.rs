@@ -8,7 +8,7 @@ use cubecl::prelude::*;
 use interp_kernels::gather::{CHANNEL_STRIPS, STRIP_FIXED_TAPS};
 
 use super::choice::{pixel_strip_units, Vectorization};
-use super::gather::GatherIo;
+use super::io::GatherIo;
 
 /// Fewest units a strips launch keeps by default: about half the resident threads of an H100
 /// or H200 (132 SMs x 2048). Below it the latency that fewer units no longer hide outweighs

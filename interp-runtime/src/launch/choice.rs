@@ -10,7 +10,7 @@ use interp_kernels::gather::{
     TILE_H, TILE_SOURCE_ROWS, TILE_W,
 };
 
-use super::gather::GatherIo;
+use super::io::GatherIo;
 use crate::dtype::DType;
 use crate::error::InterpError;
 use crate::options::Strategy;

@@ -1,66 +1,30 @@
-//! Launching the gather kernels: one pass, tiled, or two passes through an intermediate.
+//! Launching the gather kernels: the choice among them, and the one-pass, tiled and two-pass
+//! launches (the cooperative ones in `cooperative`).
 
 use std::sync::Arc;
 
 use cubecl::prelude::*;
-use cubecl::server::Handle;
 use interp_kernels::gather::{
-    pool_partials_channels, pool_totals_channels, separable_gather, separable_gather_along_width, separable_gather_blocks,
-    separable_gather_cell_edges, separable_gather_cells, separable_gather_pixel_strips, separable_gather_planes, separable_gather_runs,
-    separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, CellEdgesLaunch,
-    CellRunLaunch, GatherLayoutLaunch, Sequence4Launch, BLOCK, POOL_LANES, POOL_WARPS, SUM_BLOCK, TEAM_CUBE, TILE_H, TILE_W,
+    separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cell_edges, separable_gather_cells,
+    separable_gather_pixel_strips, separable_gather_planes, separable_gather_runs, separable_gather_strips, separable_gather_tiled,
+    CellEdgesLaunch, CellRunLaunch, GatherLayoutLaunch, BLOCK, SUM_BLOCK, TILE_H, TILE_W,
 };
 
+use super::args::{dispatch_dtypes, extent, scalar_arrays, scalar_layout, strides_arg, vector_strides};
 use super::cells::{cells, CellsLaunch};
 use super::channel_strips::channel_strips;
 use super::choice::{
     blocks, channel_teams, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, teams, teams_source_vector,
-    unit_taps, vectorization, PlanesLaunch, TeamsLaunch, Vectorization,
+    unit_taps, vectorization, PlanesLaunch, Vectorization,
 };
-use super::pool_split::{pool_split, PoolSplitLaunch};
+use super::cooperative::{gather_pool_split, gather_teams, gather_teams_channels};
+use super::io::GatherIo;
+use super::pool_split::pool_split;
 use super::runs::{runs, RunsLaunch};
 use super::table::DeviceTable;
-use crate::dtype::DType;
 use crate::options::Strategy;
-use crate::options::Tuning;
 use crate::tensor::Checked4;
 use interp_kernels::UNITS_PER_CUBE;
-
-/// Calls `$launch!(source type, destination type, accumulator type)` for the dtypes of `$io`.
-macro_rules! dispatch_dtypes {
-    ($io:expr, $launch:ident) => {{
-        use half::{bf16, f16};
-        match ($io.src_dtype, $io.dst_dtype) {
-            (DType::F32, DType::F32) => $launch!(f32, f32, f32),
-            (DType::F16, DType::F16) => $launch!(f16, f16, f32),
-            (DType::BF16, DType::BF16) => $launch!(bf16, bf16, f32),
-            (DType::F64, DType::F64) => $launch!(f64, f64, f64),
-            (DType::F16, DType::F32) => $launch!(f16, f32, f32),
-            (DType::F32, DType::F16) => $launch!(f32, f16, f32),
-            (DType::BF16, DType::F32) => $launch!(bf16, f32, f32),
-            (DType::F32, DType::BF16) => $launch!(f32, bf16, f32),
-            (src, dst) => unreachable!("no gather from {src} to {dst}: intermediates are in the accumulator type"),
-        }
-    }};
-}
-
-/// Source and destination of one gather, already validated.
-pub(crate) struct GatherIo<'a> {
-    pub src: &'a Handle,
-    pub src_view: Checked4,
-    pub src_dtype: DType,
-    pub dst: &'a Handle,
-    pub dst_view: Checked4,
-    pub dst_dtype: DType,
-    pub tuning: Tuning,
-}
-
-impl GatherIo<'_> {
-    /// Bytes of the wider of the two element types (what a unit loads or stores per element).
-    pub fn element_bytes(&self) -> usize {
-        self.src_dtype.size().max(self.dst_dtype.size())
-    }
-}
 
 /// `dst = rows (x) cols` applied to `src`: in one pass, in shared-memory tiles, or one axis at
 /// a time (the cost of one pass grows with taps_y * taps_x, of the others with
@@ -144,32 +108,6 @@ pub(crate) fn gather<R: Runtime>(
         gather_pass(client, &first, rows, &identity(src_w));
         gather_pass(client, &second, &identity(dst_h), cols);
     }
-}
-
-/// The destination's shape and both tensors' strides, in elements (the scalar kernels).
-fn scalar_layout<R: Runtime>(io: &GatherIo) -> GatherLayoutLaunch<R> {
-    let [n, c, h, w] = io.dst_view.shape.map(|d| d as u32);
-    GatherLayoutLaunch::new(n, c, h, w, strides_arg(io.src_view.strides), strides_arg(io.dst_view.strides))
-}
-
-/// The source and destination as arrays of scalars, each from its view's first to its last
-/// element.
-///
-/// # Safety
-/// The views must have been validated against their buffers (every element inside).
-unsafe fn scalar_arrays<R: Runtime>(io: &GatherIo) -> (ArrayArg<R>, ArrayArg<R>) {
-    // SAFETY: the caller's guarantee; the lengths are the views' spans.
-    unsafe {
-        (
-            ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, 1)),
-            ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, 1)),
-        )
-    }
-}
-
-fn strides_arg<R: Runtime>(strides: [usize; 4]) -> Sequence4Launch<R> {
-    let s = strides.map(|s| s as u32);
-    Sequence4Launch::new(s[0], s[1], s[2], s[3])
 }
 
 /// One launch of a gather kernel: `dst = rows (x) cols` applied to `src`, per (n, c) plane.
@@ -398,184 +336,6 @@ fn gather_cells<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
     }
 }
 
-/// The teams kernel: cubes of `TEAM_CUBE` units, `TEAM_CUBE / team` outputs each.
-fn gather_teams<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable, launch: TeamsLaunch) {
-    let [n, c, h, w] = io.dst_view.shape;
-    let vector = launch.vector as usize;
-    // The source's strides in vectors along its (contiguous) width; `teams_source_vector`
-    // checked that they divide.
-    let s = io.src_view.strides;
-    let src_strides = [s[0] / vector, s[1] / vector, s[2] / vector, 1];
-    let layout = GatherLayoutLaunch::new(
-        n as u32,
-        c as u32,
-        h as u32,
-        w as u32,
-        strides_arg(if vector > 1 { src_strides } else { s }),
-        strides_arg(io.dst_view.strides),
-    );
-    let cubes = (n * c * h * w).div_ceil((TEAM_CUBE / launch.team) as usize);
-    let dim = CubeDim::new_1d(TEAM_CUBE);
-    let count = cubecl::calculate_cube_count_elemwise(client, cubes * TEAM_CUBE as usize, dim);
-    // Reads dominate: units follow the source's order (a 1x1 destination has no order).
-    let channels_fastest = io.src_view.channels_last();
-    // SAFETY: as in `gather_pass`; every unit guards its output and reads only table slots
-    // below its rows' counts; with vectors, only whole vectors inside its windows.
-    unsafe {
-        let (_, dst) = scalar_arrays(io);
-        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, vector));
-        macro_rules! launch {
-            ($fs:ty, $fd:ty, $a:ty) => {
-                separable_gather_teams::launch_unchecked::<$fs, $fd, $a, R>(
-                    client,
-                    count,
-                    dim,
-                    vector,
-                    src,
-                    dst,
-                    rows.arg(false),
-                    cols.arg(false),
-                    layout,
-                    launch.col_lanes,
-                    channels_fastest,
-                    rows.uniform_taps && cols.uniform_taps,
-                    launch.team,
-                )
-            };
-        }
-        dispatch_dtypes!(io, launch);
-    }
-}
-
-/// A view's strides in vectors of `v` elements; with `along_channels` (and `v > 1`) the
-/// vectors hold contiguous channels and the channel index counts vectors.
-fn vector_strides(view: &Checked4, v: usize, along_channels: bool) -> [usize; 4] {
-    let mut strides = view.strides.map(|s| s / v);
-    if along_channels && v > 1 {
-        strides[1] = 1;
-    }
-    strides
-}
-
-/// Split pooling: pass 1 writes each destination vector's partial sums (one per split of its
-/// window's rows) into an intermediate in the accumulator type, pass 2 adds them in order.
-fn gather_pool_split<R: Runtime>(
-    client: &ComputeClient<R>,
-    io: &GatherIo,
-    rows: &DeviceTable,
-    cols: &DeviceTable,
-    launch: PoolSplitLaunch,
-) {
-    let [n, c, h, w] = io.dst_view.shape;
-    let v = launch.vector;
-    let layout = || {
-        GatherLayoutLaunch::new(
-            n as u32,
-            (c / v) as u32,
-            h as u32,
-            w as u32,
-            strides_arg(vector_strides(&io.src_view, v, true)),
-            strides_arg(vector_strides(&io.dst_view, v, true)),
-        )
-    };
-    let acc = io.dst_dtype.accumulator();
-    let partial_elements = launch.partials(io) * v;
-    let partials = client.empty(partial_elements * acc.size());
-    let blocks = (c / v).div_ceil(POOL_LANES as usize);
-    let pool_dim = CubeDim::new_1d(POOL_LANES * POOL_WARPS);
-    let pool_units = n * h * w * launch.splits as usize * blocks * (POOL_LANES * POOL_WARPS) as usize;
-    let pool_count = cubecl::calculate_cube_count_elemwise(client, pool_units, pool_dim);
-    let totals_dim = CubeDim::new_1d(UNITS_PER_CUBE);
-    let totals_count = cubecl::calculate_cube_count_elemwise(client, n * (c / v) * h * w, totals_dim);
-    // SAFETY: as in `gather_teams_channels` (the channel vectors are `vectorization`'s, whose
-    // strides it checked); pass 1 reads whole vectors inside each window and writes the
-    // partials of in-range cubes, every one of which pass 2 reads (`pool_split` checked the
-    // intermediate fits one allocation).
-    unsafe {
-        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, v));
-        let mid = || ArrayArg::from_raw_parts(partials.clone(), partial_elements);
-        let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, v));
-        macro_rules! launch {
-            ($fs:ty, $fd:ty, $a:ty) => {{
-                pool_partials_channels::launch_unchecked::<$fs, $a, R>(
-                    client,
-                    pool_count,
-                    pool_dim,
-                    v,
-                    src,
-                    mid(),
-                    rows.arg(false),
-                    cols.arg(false),
-                    layout(),
-                    launch.splits,
-                    launch.rows_per_split,
-                );
-                pool_totals_channels::launch_unchecked::<$a, $fd, R>(
-                    client,
-                    totals_count,
-                    totals_dim,
-                    v,
-                    mid(),
-                    dst,
-                    rows.arg(false),
-                    cols.arg(false),
-                    layout(),
-                    launch.splits,
-                )
-            }};
-        }
-        dispatch_dtypes!(io, launch);
-    }
-}
-
-/// The channels-last teams kernel: cubes of `TEAM_CUBE` units, `TEAM_CUBE / team`
-/// destination vectors of `launch.vector` channels each.
-fn gather_teams_channels<R: Runtime>(
-    client: &ComputeClient<R>,
-    io: &GatherIo,
-    rows: &DeviceTable,
-    cols: &DeviceTable,
-    launch: TeamsLaunch,
-) {
-    let [n, c, h, w] = io.dst_view.shape;
-    let v = launch.vector as usize;
-    let layout = GatherLayoutLaunch::new(
-        n as u32,
-        (c / v) as u32,
-        h as u32,
-        w as u32,
-        strides_arg(vector_strides(&io.src_view, v, true)),
-        strides_arg(vector_strides(&io.dst_view, v, true)),
-    );
-    let cubes = (n * (c / v) * h * w).div_ceil((TEAM_CUBE / launch.team) as usize);
-    let dim = CubeDim::new_1d(TEAM_CUBE);
-    let count = cubecl::calculate_cube_count_elemwise(client, cubes * TEAM_CUBE as usize, dim);
-    // SAFETY: as in `gather_pass` (the channel vectors are `vectorization`'s, whose strides
-    // it checked); every unit guards its output and reads only whole vectors inside its window.
-    unsafe {
-        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, v));
-        let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, v));
-        macro_rules! launch {
-            ($fs:ty, $fd:ty, $a:ty) => {
-                separable_gather_teams_channels::launch_unchecked::<$fs, $fd, $a, R>(
-                    client,
-                    count,
-                    dim,
-                    v,
-                    src,
-                    dst,
-                    rows.arg(false),
-                    cols.arg(false),
-                    layout,
-                    launch.col_lanes,
-                    launch.team,
-                )
-            };
-        }
-        dispatch_dtypes!(io, launch);
-    }
-}
-
 /// The tiled kernel: cubes of `TILE_W x TILE_H` units over (column tile, row tile, plane).
 fn gather_tiled<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) {
     let [n, c, h, w] = io.dst_view.shape;
@@ -648,10 +408,4 @@ fn gather_runs<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
         }
         dispatch_dtypes!(io, launch);
     }
-}
-
-/// Elements from the first to one past the last element of a view, rounded up to a whole
-/// number of vectors.
-fn extent(view: &Checked4, vector: usize) -> usize {
-    view.span().next_multiple_of(vector)
 }

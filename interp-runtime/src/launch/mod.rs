@@ -1,19 +1,25 @@
 //! Device work, called only with validated inputs: pad and upload the per-axis tables (`table`),
-//! find where they repeat (`cells`), turn a call of any rank into 4-D gathers (`route`), choose
-//! how to run a gather (`choice`; channels-last pixel strips: `channel_strips`; weight-one column
-//! runs read in vectors: `runs`; channels-last pooling in split windows: `pool_split`), launch it
-//! (`gather`).
+//! find where they repeat (`repeats`), turn a call of any rank into 4-D gathers (`route`) of a
+//! source and a destination (`io`), choose how to run a gather (`choice`; channels-last pixel
+//! strips: `channel_strips`; weight-one column runs read in vectors: `runs`; channels-last
+//! pooling in split windows: `pool_split`), launch it (`gather`; the shared-memory reductions:
+//! `cooperative`; kernel arguments and the dtype dispatch: `args`).
 
+mod args;
 mod cells;
 mod channel_strips;
 mod choice;
+mod cooperative;
 mod gather;
+mod io;
 mod pool_split;
+mod repeats;
 mod route;
 mod runs;
 mod table;
 
 pub(crate) use choice::check_loop_limit;
-pub(crate) use gather::{gather, GatherIo};
+pub(crate) use gather::gather;
+pub(crate) use io::GatherIo;
 pub(crate) use route::{route, Buffer, ProductRows, Route, Slot, VolumeTables};
 pub(crate) use table::{axis_table, check_device_array, depth_height_table, direction_taps, DeviceTable, Direction};

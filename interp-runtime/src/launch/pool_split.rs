@@ -8,7 +8,7 @@ use cubecl::prelude::*;
 use interp_kernels::gather::{POOL_LANES, POOL_WARPS};
 
 use super::choice::{loop_iterations, loop_limit, Vectorization};
-use super::gather::GatherIo;
+use super::io::GatherIo;
 use super::table::DeviceTable;
 use crate::dtype::DType;
 

@@ -7,7 +7,7 @@ use cubecl::prelude::*;
 use interp_kernels::gather::{MAX_STRIP, RUN_VECTORS, STRIP_GROUP, SUM_BLOCK};
 
 use super::choice::{loop_iterations, loop_limit, max_vector, strides_divide, strip_units};
-use super::gather::GatherIo;
+use super::io::GatherIo;
 use super::table::DeviceTable;
 use crate::options::Strategy;
 use crate::tensor::Checked4;

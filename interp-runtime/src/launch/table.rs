@@ -6,7 +6,7 @@ use cubecl::prelude::*;
 use cubecl::server::Handle;
 use interp_kernels::gather::AxisTableLaunch;
 
-use super::cells::{regular_cells, Cells};
+use super::repeats::{regular_cells, Cells};
 use crate::error::InterpError;
 use crate::method::Rule;
 use crate::plan::AxisPlan;
@@ -218,7 +218,7 @@ pub(crate) struct DeviceTable {
     pub(super) uniform_taps: bool,
     /// What divides every row's first index and count (`AxisTaps::window_alignment`).
     pub(super) window_alignment: u32,
-    /// How the table repeats, if it does (`cells::regular_cells`).
+    /// How the table repeats, if it does (`repeats::regular_cells`).
     pub(super) cells: Option<Cells>,
 }
 
