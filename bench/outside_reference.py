@@ -141,14 +141,19 @@ def cpu_floorf_snap(case, x_shape, y_shape):
         return False
     scales = case.get("scale", [None] * (len(x_shape) - 2))
     for n_in, n_out, f in zip(x_shape[2:], y_shape[2:], scales):
-        o = np.arange(n_out, dtype=np.float64)
-        if case["align"]:
-            src = o * (n_in - 1) / (n_out - 1) if n_out > 1 else o * 0.0
-        else:
-            src = (o + 0.5) * (n_in / n_out if f is None else 1.0 / f) - 0.5
+        src = clamp_source(np.arange(n_out, dtype=np.float64), n_in, n_out, case["align"], f)
         if np.any(np.floor(src.astype(np.float32)) != np.floor(src)):
             return True
     return False
+
+
+def clamp_source(o, n_in, n_out, align, f):
+    """PyTorch's source coordinate of output `o` (a number or an array) in float64:
+    `o (in - 1) / (out - 1)` with align_corners (0 for one output), else `(o + 0.5) s - 0.5`
+    with `s = in / out`, or `1 / f` for a user scale factor."""
+    if align:
+        return o * (n_in - 1) / (n_out - 1) if n_out > 1 else o * 0.0
+    return (o + 0.5) * (n_in / n_out if f is None else 1.0 / f) - 0.5
 
 
 def clamp_axis_matrix(mode, n_in, n_out, align, f):
@@ -157,10 +162,7 @@ def clamp_axis_matrix(mode, n_in, n_out, align, f):
     geometry up to double rounding, written here independently of interp."""
     w = np.zeros((n_out, n_in))
     for o in range(n_out):
-        if align:
-            src = o * (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
-        else:
-            src = (o + 0.5) * (n_in / n_out if f is None else 1.0 / f) - 0.5
+        src = clamp_source(float(o), n_in, n_out, align, f)
         if mode == "bilinear":
             src = max(src, 0.0)
             i0 = int(np.floor(src))
