@@ -5,8 +5,8 @@
 
 use cubecl::prelude::*;
 
+use super::sum::tree_sum;
 use super::teams::lane_steps;
-use super::teams_channels::tree_sum;
 use super::{destination_pixel, AxisTable, GatherLayout, Pixel};
 
 /// Channel vectors a cube of [`pool_partials_channels()`] covers: one per lane of a warp.

@@ -12,6 +12,8 @@
 //! The compensation needs the compiler to keep `(t - total) - y` as written: CUDA (NVRTC
 //! without `--use_fast_math`), HIP and WGSL compilers do; a driver that reassociated it would
 //! still give the blocked sum, whose error is about `(SUM_BLOCK + n / SUM_BLOCK) u / 10`.
+//!
+//! Sums across a cube's units (teams, split pooling) meet in [`tree_sum`]'s fixed tree.
 
 use cubecl::prelude::*;
 
@@ -59,4 +61,31 @@ pub(crate) fn plain_sum(rows: u32, cols: u32) -> bool {
 #[cube]
 pub(crate) fn blocks_of(count: u32, size: u32) -> u32 {
     (count + size - 1) / size
+}
+
+/// The partial sums of a cube's `cube_units` units, `members` of them per total, `stride`
+/// units apart (member `m` of a total at unit `first + m * stride`), added pairwise in a fixed
+/// order in shared memory: member k takes member k + half, halves first. Every unit of the
+/// cube calls it (it synchronizes the cube); member 0's slot (`unit`) then holds the total.
+#[cube]
+pub(crate) fn tree_sum<A: Float, V: Size>(
+    partial: Vector<A, V>,
+    unit: u32,
+    member: u32,
+    #[comptime] cube_units: u32,
+    #[comptime] members: u32,
+    #[comptime] stride: u32,
+) -> SharedMemory<Vector<A, V>> {
+    let mut sums = SharedMemory::<Vector<A, V>>::new(cube_units as usize);
+    sums[unit as usize] = partial;
+    sync_cube();
+    #[unroll]
+    for level in 0..comptime!(members.trailing_zeros()) {
+        let half = (members / 2) >> level;
+        if member < half {
+            sums[unit as usize] = sums[unit as usize] + sums[(unit + half * stride) as usize];
+        }
+        sync_cube();
+    }
+    sums
 }

@@ -4,6 +4,7 @@
 
 use cubecl::prelude::*;
 
+use super::sum::tree_sum;
 use super::teams::lane_steps;
 use super::{destination_pixel, AxisTable, GatherLayout, Pixel};
 use crate::gather::TEAM_CUBE;
@@ -92,31 +93,4 @@ pub fn separable_gather_teams_channels<FS: Float, FD: Float, A: Float, V: Size>(
         let d = layout.dst_strides;
         dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = Vector::cast_from(sums[unit as usize] * Vector::new(weight));
     }
-}
-
-/// The partial sums of a cube's `cube_units` units, `members` of them per total, `stride`
-/// units apart (member `m` of a total at unit `first + m * stride`), added pairwise in a fixed
-/// order in shared memory: member k takes member k + half, halves first. Every unit of the
-/// cube calls it (it synchronizes the cube); member 0's slot (`unit`) then holds the total.
-#[cube]
-pub(crate) fn tree_sum<A: Float, V: Size>(
-    partial: Vector<A, V>,
-    unit: u32,
-    member: u32,
-    #[comptime] cube_units: u32,
-    #[comptime] members: u32,
-    #[comptime] stride: u32,
-) -> SharedMemory<Vector<A, V>> {
-    let mut sums = SharedMemory::<Vector<A, V>>::new(cube_units as usize);
-    sums[unit as usize] = partial;
-    sync_cube();
-    #[unroll]
-    for level in 0..comptime!(members.trailing_zeros()) {
-        let half = (members / 2) >> level;
-        if member < half {
-            sums[unit as usize] = sums[unit as usize] + sums[(unit + half * stride) as usize];
-        }
-        sync_cube();
-    }
-    sums
 }

@@ -48,7 +48,8 @@ pub(crate) enum ProductRows {
     /// Each a run of consecutive indices (every forward of a nearest sampler; the adjoint where
     /// depth is not upsampled).
     Runs,
-    /// Some of several runs, one per depth tap (the adjoint of a depth upsample).
+    /// Some rows not one weight-one run: several runs, one per depth tap (the adjoint of a
+    /// depth upsample), or weighted entries (a product built under `Tuning::volume_product`).
     SplitRuns,
 }
 
