@@ -4,6 +4,7 @@
 
 use cubecl::prelude::*;
 
+use super::sum::tree_sum;
 use super::{destination_pixel, AxisTable, GatherLayout, Pixel};
 
 /// Units per cube of [`separable_gather_teams()`].
@@ -22,11 +23,6 @@ pub fn team_vector_lanes(team: u32, element_bytes: usize) -> usize {
     } else {
         (bytes / element_bytes.max(1)).max(1)
     }
-}
-
-/// `log2(team)` for a power of two, as a comptime value.
-fn levels(team: u32) -> u32 {
-    team.trailing_zeros()
 }
 
 /// `dst[n, c, p, q] = sum_b cols.weight[q, b] * sum_a rows.weight[p, a] * src[n, c, rows.index[p, a], cols.index[q, b]]`,
@@ -135,23 +131,13 @@ pub fn separable_gather_teams<FS: Float, FD: Float, A: Float, V: Size>(
     }
 
     // The team's partial sums, added pairwise in a fixed order: lane k takes lane k + half.
-    let mut sums = SharedMemory::<A>::new(TEAM_CUBE as usize);
-    sums[unit as usize] = partial;
-    sync_cube();
-    #[unroll]
-    for level in 0..comptime!(levels(team)) {
-        let half = (team / 2) >> level;
-        if lane < half {
-            sums[unit as usize] = sums[unit as usize] + sums[(unit + half * lane_stride) as usize];
-        }
-        sync_cube();
-    }
+    let sums = tree_sum::<A, Const<1>>(Vector::new(partial), unit, lane, TEAM_CUBE, team, lane_stride);
     if in_range && lane == 0 {
         // The output's coordinates (and a uniform window's weight) again: keeping them, their
         // index or the table slots live across the sums made ptxas spill one value in the f32
         // width-vector variants.
         let Pixel { n, c, p, q } = destination_pixel(CUBE_POS as u32 * outputs_per_cube + slot, layout, channels_fastest);
-        let mut total = sums[unit as usize];
+        let mut total = sums[unit as usize][0];
         if comptime!(uniform) {
             total *= A::cast_from(rows.weight[(p * rows.width) as usize] * cols.weight[(q * cols.width) as usize]);
         }
