@@ -9,10 +9,10 @@ use interp_kernels::gather::{
 use interp_kernels::UNITS_PER_CUBE;
 
 use super::args::{dispatch_dtypes, extent, scalar_arrays, strides_arg, vector_strides};
-use super::choice::TeamsLaunch;
 use super::io::GatherIo;
 use super::pool_split::PoolSplitLaunch;
 use super::table::DeviceTable;
+use super::teams_choice::TeamsLaunch;
 
 /// The teams kernel: cubes of `TEAM_CUBE` units, `TEAM_CUBE / team` outputs each.
 pub(super) fn gather_teams<R: Runtime>(

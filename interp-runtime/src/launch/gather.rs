@@ -14,14 +14,15 @@ use super::args::{dispatch_dtypes, extent, scalar_arrays, scalar_layout, strides
 use super::cells::{cells, CellsLaunch};
 use super::channel_strips::channel_strips;
 use super::choice::{
-    blocks, channel_teams, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, teams, teams_source_vector,
-    unit_taps, vectorization, PlanesLaunch, Vectorization,
+    blocks, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, unit_taps, vectorization, PlanesLaunch,
+    Vectorization,
 };
 use super::cooperative::{gather_pool_split, gather_teams, gather_teams_channels};
 use super::io::GatherIo;
 use super::pool_split::pool_split;
 use super::runs::{runs, RunsLaunch};
 use super::table::DeviceTable;
+use super::teams_choice::{channel_teams, teams, teams_source_vector};
 use crate::options::Strategy;
 use crate::tensor::Checked4;
 use interp_kernels::UNITS_PER_CUBE;
