@@ -2,6 +2,8 @@
 # One device call: the v19 A/Bs (bench/ab_v19.sh, at most AB_S seconds), then the CUDA tests
 # (gpu_run.sh tests, 300 outside cases) until TOTAL_S; logs and an archive under $OUT.
 #   OUT=... AB_S=400 TOTAL_S=585 bash bench/ab_then_tests.sh
+set -uo pipefail
+OUT=${OUT:-gpu-out}
 start=$(date +%s)
 timeout "${AB_S:-400}" bash bench/ab_v19.sh > "$OUT/ab.log" 2>&1; echo "ab rc=$? after $(( $(date +%s) - start ))s" >> "$OUT/ab.log"
 left=$((${TOTAL_S:-585} - ($(date +%s) - start)))
