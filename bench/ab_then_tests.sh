@@ -4,6 +4,7 @@
 #   OUT=... AB_S=400 TOTAL_S=585 bash bench/ab_then_tests.sh
 set -uo pipefail
 OUT=${OUT:-gpu-out}
+mkdir -p "$OUT"
 start=$(date +%s)
 timeout "${AB_S:-400}" bash bench/ab_v19.sh > "$OUT/ab.log" 2>&1; echo "ab rc=$? after $(( $(date +%s) - start ))s" >> "$OUT/ab.log"
 left=$((${TOTAL_S:-585} - ($(date +%s) - start)))
