@@ -27,10 +27,26 @@ macro_rules! dispatch_dtypes {
 }
 pub(super) use dispatch_dtypes;
 
+/// A kernel's layout argument: the destination's shape in the units the kernel indexes it in
+/// (channels or width counted in vectors where it reads them so) and both tensors' strides.
+pub(super) fn layout_arg<R: Runtime>(shape: [usize; 4], src_strides: [usize; 4], dst_strides: [usize; 4]) -> GatherLayoutLaunch<R> {
+    let [n, c, h, w] = shape.map(|d| d as u32);
+    GatherLayoutLaunch::new(n, c, h, w, strides_arg(src_strides), strides_arg(dst_strides))
+}
+
 /// The destination's shape and both tensors' strides, in elements (the scalar kernels).
 pub(super) fn scalar_layout<R: Runtime>(io: &GatherIo) -> GatherLayoutLaunch<R> {
-    let [n, c, h, w] = io.dst_view.shape.map(|d| d as u32);
-    GatherLayoutLaunch::new(n, c, h, w, strides_arg(io.src_view.strides), strides_arg(io.dst_view.strides))
+    layout_arg(io.dst_view.shape, io.src_view.strides, io.dst_view.strides)
+}
+
+/// The layout in vectors of `v` channels (both tensors channels-last in such vectors).
+pub(super) fn channel_vector_layout<R: Runtime>(io: &GatherIo, v: usize) -> GatherLayoutLaunch<R> {
+    let [n, c, h, w] = io.dst_view.shape;
+    layout_arg(
+        [n, c / v, h, w],
+        vector_strides(&io.src_view, v, true),
+        vector_strides(&io.dst_view, v, true),
+    )
 }
 
 /// The source and destination as arrays of scalars, each from its view's first to its last
@@ -48,7 +64,7 @@ pub(super) unsafe fn scalar_arrays<R: Runtime>(io: &GatherIo) -> (ArrayArg<R>, A
     }
 }
 
-pub(super) fn strides_arg<R: Runtime>(strides: [usize; 4]) -> Sequence4Launch<R> {
+fn strides_arg<R: Runtime>(strides: [usize; 4]) -> Sequence4Launch<R> {
     let s = strides.map(|s| s as u32);
     Sequence4Launch::new(s[0], s[1], s[2], s[3])
 }

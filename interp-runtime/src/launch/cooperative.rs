@@ -3,12 +3,12 @@
 
 use cubecl::prelude::*;
 use interp_kernels::gather::{
-    pool_partials_channels, pool_totals_channels, separable_gather_teams, separable_gather_teams_channels, GatherLayoutLaunch, POOL_LANES,
-    POOL_WARPS, TEAM_CUBE,
+    pool_partials_channels, pool_totals_channels, separable_gather_teams, separable_gather_teams_channels, POOL_LANES, POOL_WARPS,
+    TEAM_CUBE,
 };
 use interp_kernels::UNITS_PER_CUBE;
 
-use super::args::{dispatch_dtypes, extent, scalar_arrays, strides_arg, vector_strides};
+use super::args::{channel_vector_layout, dispatch_dtypes, extent, layout_arg, scalar_arrays};
 use super::io::GatherIo;
 use super::pool_split::PoolSplitLaunch;
 use super::table::DeviceTable;
@@ -28,14 +28,7 @@ pub(super) fn gather_teams<R: Runtime>(
     // checked that they divide.
     let s = io.src_view.strides;
     let src_strides = [s[0] / vector, s[1] / vector, s[2] / vector, 1];
-    let layout = GatherLayoutLaunch::new(
-        n as u32,
-        c as u32,
-        h as u32,
-        w as u32,
-        strides_arg(if vector > 1 { src_strides } else { s }),
-        strides_arg(io.dst_view.strides),
-    );
+    let layout = layout_arg(io.dst_view.shape, if vector > 1 { src_strides } else { s }, io.dst_view.strides);
     let cubes = (n * c * h * w).div_ceil((TEAM_CUBE / launch.team) as usize);
     let dim = CubeDim::new_1d(TEAM_CUBE);
     let count = cubecl::calculate_cube_count_elemwise(client, cubes * TEAM_CUBE as usize, dim);
@@ -80,14 +73,7 @@ pub(super) fn gather_teams_channels<R: Runtime>(
 ) {
     let [n, c, h, w] = io.dst_view.shape;
     let v = launch.vector as usize;
-    let layout = GatherLayoutLaunch::new(
-        n as u32,
-        (c / v) as u32,
-        h as u32,
-        w as u32,
-        strides_arg(vector_strides(&io.src_view, v, true)),
-        strides_arg(vector_strides(&io.dst_view, v, true)),
-    );
+    let layout = channel_vector_layout(io, v);
     let cubes = (n * (c / v) * h * w).div_ceil((TEAM_CUBE / launch.team) as usize);
     let dim = CubeDim::new_1d(TEAM_CUBE);
     let count = cubecl::calculate_cube_count_elemwise(client, cubes * TEAM_CUBE as usize, dim);
@@ -128,16 +114,7 @@ pub(super) fn gather_pool_split<R: Runtime>(
 ) {
     let [n, c, h, w] = io.dst_view.shape;
     let v = launch.vector;
-    let layout = || {
-        GatherLayoutLaunch::new(
-            n as u32,
-            (c / v) as u32,
-            h as u32,
-            w as u32,
-            strides_arg(vector_strides(&io.src_view, v, true)),
-            strides_arg(vector_strides(&io.dst_view, v, true)),
-        )
-    };
+    let layout = || channel_vector_layout(io, v);
     let acc = io.dst_dtype.accumulator();
     let partial_elements = launch.partials(io) * v;
     let partials = client.empty(partial_elements * acc.size());

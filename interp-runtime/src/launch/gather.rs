@@ -7,10 +7,10 @@ use cubecl::prelude::*;
 use interp_kernels::gather::{
     separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cell_edges, separable_gather_cells,
     separable_gather_pixel_strips, separable_gather_planes, separable_gather_runs, separable_gather_strips, separable_gather_tiled,
-    CellEdgesLaunch, CellRunLaunch, GatherLayoutLaunch, BLOCK, SUM_BLOCK, TILE_H, TILE_W,
+    CellEdgesLaunch, CellRunLaunch, BLOCK, SUM_BLOCK, TILE_H, TILE_W,
 };
 
-use super::args::{dispatch_dtypes, extent, scalar_arrays, scalar_layout, strides_arg, vector_strides};
+use super::args::{dispatch_dtypes, extent, layout_arg, scalar_arrays, scalar_layout, vector_strides};
 use super::cells::{cells, CellsLaunch};
 use super::channel_strips::channel_strips;
 use super::choice::{
@@ -142,14 +142,7 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     let channel_vectors = matches!(vectorization, Vectorization::Channels(_) | Vectorization::PixelStrips { .. });
     let src_strides = vector_strides(&io.src_view, src_vector, channel_vectors);
     let dst_strides = vector_strides(&io.dst_view, vector, channel_vectors);
-    let layout = GatherLayoutLaunch::new(
-        n as u32,
-        units_c as u32,
-        h as u32,
-        units_w as u32,
-        strides_arg(src_strides),
-        strides_arg(dst_strides),
-    );
+    let layout = layout_arg([n, units_c, h, units_w], src_strides, dst_strides);
     let units = match vectorization {
         Vectorization::Strips(strip) => strip_units(io.dst_view.shape, strip),
         Vectorization::PixelStrips { strip, .. } => pixel_strip_units([n, units_c, h, w], strip),
@@ -371,18 +364,10 @@ fn gather_tiled<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
 /// The runs kernel: strips of `launch.strip` outputs per unit (as `separable_gather_strips`),
 /// the source read in vectors of `launch.vector` along its width.
 fn gather_runs<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable, launch: RunsLaunch) {
-    let [n, c, h, w] = io.dst_view.shape;
     let vector = launch.vector as usize;
     // `runs` checked that the vector divides the source's other strides; its width's is one.
     let src_strides = vector_strides(&io.src_view, vector, false);
-    let layout = GatherLayoutLaunch::new(
-        n as u32,
-        c as u32,
-        h as u32,
-        w as u32,
-        strides_arg(src_strides),
-        strides_arg(io.dst_view.strides),
-    );
+    let layout = layout_arg(io.dst_view.shape, src_strides, io.dst_view.strides);
     let dim = CubeDim::new_1d(UNITS_PER_CUBE);
     let count = cubecl::calculate_cube_count_elemwise(client, strip_units(io.dst_view.shape, launch.strip), dim);
     // SAFETY: as in `gather_pass`; every unit guards its output and reads only whole vectors
