@@ -400,9 +400,8 @@ def main():
             # formula, from PyTorch CPU's channels-last kernel); the backward is the exact
             # transpose of that map, summed in f64.
             nearest = case["mode"].startswith("nearest")
-            exact_geometry = cpu_floorf_snap(case, x.shape, g.shape) or (
-                cpu_nearest_shortcut(case, x.shape, g.shape) and not nearest and not cuda)
             shortcut = cpu_nearest_shortcut(case, x.shape, g.shape)
+            exact_geometry = cpu_floorf_snap(case, x.shape, g.shape) or (shortcut and not nearest and not cuda)
             if exact_geometry:
                 # PyTorch CUDA's linear coordinates in float64 are the exact ones too.
                 shortcut_cases.append(label(case) + " (judged against exact_clamp_reference)")

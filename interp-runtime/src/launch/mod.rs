@@ -1,9 +1,10 @@
 //! Device work, called only with validated inputs: pad and upload the per-axis tables (`table`),
 //! find where they repeat (`repeats`), turn a call of any rank into 4-D gathers (`route`) of a
-//! source and a destination (`io`), choose how to run a gather (`choice`; teams of units per output: `teams_choice`; channels-last pixel
-//! strips: `channel_strips`; weight-one column runs read in vectors: `runs`; channels-last
-//! pooling in split windows: `pool_split`), launch it (`gather`; the shared-memory reductions:
-//! `cooperative`; kernel arguments and the dtype dispatch: `args`).
+//! source and a destination (`io`), choose how to run a gather (`choice`; teams of units per
+//! output: `teams_choice`; channels-last pixel strips: `channel_strips`; weight-one column
+//! runs read in vectors: `runs`; channels-last pooling in split windows: `pool_split`), launch
+//! it (`gather`; the shared-memory reductions: `cooperative`; kernel arguments and the dtype
+//! dispatch: `args`).
 
 mod args;
 mod cells;
