@@ -156,8 +156,9 @@ pub enum Strategy {
     /// (the adjoint of an integer nearest upsample along the width) in aligned vectors of the
     /// source's width (width-contiguous tensors whose column runs start and end on a multiple
     /// of two or more elements, weight-one row tables; others fall back to the default rule).
-    /// The one-pass unit-tap kernels' sums in their order: the same bits. Not picked by
-    /// default yet (docs/PERFORMANCE.md v19).
+    /// The one-pass unit-tap kernels' sums in their order: the same bits. Picked by default
+    /// where its loads are 16 bytes wide or its rows are several runs (a volume's depth
+    /// upsample, adjoint), the rule of docs/PERFORMANCE.md v19.
     Runs,
 }
 
@@ -236,18 +237,19 @@ pub struct Tuning {
     /// Whether a volume's depth and height are read as one axis, through the outer product of
     /// their tables, where both views fold depth into height: `Some(true)` for every filter
     /// (its weights the f32 products `w_d * w_h`, rounded once: other bits than the two passes'
-    /// sums, docs/ACCURACY.md) in every layout; `Some(false)` never (two passes). Default: the
-    /// nearest samplers only (weight one: exact), rows of several runs (the adjoint of a depth
-    /// upsample) channels-last only: docs/PERFORMANCE.md v18; the weighted product awaits an
-    /// A/B (v19).
+    /// sums, docs/ACCURACY.md) in every layout; `Some(false)` never (two passes). Default
+    /// (docs/PERFORMANCE.md v18, v19): the nearest samplers (weight one: exact), rows of
+    /// several runs (the adjoint of a depth upsample) channels-last, or NCHW where the runs
+    /// kernel reads them; and the weighted product of filters of at most two forward taps per
+    /// axis (trilinear without antialias) for channels-last calls in f16 and bf16.
     pub volume_product: Option<bool>,
     /// Splits of each window's rows for channels-last area pooling in two launches (partial
     /// sums of the splits, a warp reading 32 channel vectors of one pixel, then each output's
     /// splits added in order; f16, bf16 and f32 calls in channel vectors of two lanes or more,
     /// tables of consecutive indices with one weight per row): at most this many, at least 2
-    /// (other values, e.g. 1: not used). Default: not used (docs/PERFORMANCE.md v19: awaits an
-    /// A/B against the channels-last teams). Other bits than the teams' sums, deterministic as
-    /// they are.
+    /// (other values, e.g. 1: not used). Default: at most 16 splits, where the outputs alone
+    /// would not fill the device (global pooling; docs/PERFORMANCE.md v19). Other bits than
+    /// the teams' sums, deterministic as they are (a pure function of the shape).
     pub pool_splits: Option<u32>,
 }
 

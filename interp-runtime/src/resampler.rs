@@ -10,11 +10,11 @@ use cubecl::prelude::*;
 use crate::dtype::DType;
 use crate::error::InterpError;
 use crate::launch::{
-    axis_table, check_device_array, check_loop_limit, depth_height_table, direction_taps, gather, route, Buffer, DeviceTable, Direction,
-    GatherIo, ProductRows, Route, Slot, VolumeTables,
+    axis_table, check_device_array, check_loop_limit, depth_height_table, direction_taps, gather, route, weighted_product_by_default,
+    Buffer, DeviceTable, Direction, GatherIo, Route, Slot, VolumeCall,
 };
 use crate::method::{resolve, Method, Rule};
-use crate::options::{Options, Strategy, Tuning};
+use crate::options::{Options, Tuning};
 use crate::plan::{axis_names, plan, Plan};
 use crate::taps::forward_taps;
 use crate::tensor::{check_no_alias, check_no_self_overlap, check_tensor, Checked, TensorRef};
@@ -54,11 +54,13 @@ pub struct Resampler<R: Runtime> {
     identities: Mutex<HashMap<usize, Arc<DeviceTable>>>,
     /// A rank-5 resize leaves its depth axis as it is: calls skip the depth pass.
     depth_identity: bool,
+    /// A rank-5 resize builds the weighted depth x height product by default (few taps).
+    weighted_product: bool,
 }
 
 /// Every spatial axis's table of one direction, on the device, outermost axis first, and for
-/// volumes of nearest samplers the depth and height tables' product (one gather, no
-/// intermediate: `depth_height_table`).
+/// volumes of nearest samplers and few-tap filters the depth and height tables' product (one
+/// gather, no intermediate: `depth_height_table`).
 struct Tables {
     axes: Vec<DeviceTable>,
     depth_height: Option<DeviceTable>,
@@ -90,10 +92,16 @@ impl<R: Runtime> Resampler<R> {
         let method = method.into();
         let rule = resolve(&method, options)?;
         let plan = plan(&rule, input_shape.as_ref(), options)?;
-        let depth_identity = match &plan.axes[..] {
-            // A table that cannot be built fails at the first call, as for other ranks.
-            [depth, _, _] => forward_taps(&rule, depth).is_ok_and(|taps| taps.is_identity()),
-            _ => false,
+        // A table that cannot be built fails at the first call, as for other ranks.
+        let (depth_identity, weighted_product) = match &plan.axes[..] {
+            [depth, height, _] => match (forward_taps(&rule, depth), forward_taps(&rule, height)) {
+                (Ok(d), Ok(h)) => (
+                    d.is_identity(),
+                    weighted_product_by_default(&options.tuning, (d.width(), h.width())),
+                ),
+                (d, _) => (d.is_ok_and(|taps| taps.is_identity()), false),
+            },
+            _ => (false, false),
         };
         Ok(Self {
             client: client.clone(),
@@ -105,6 +113,7 @@ impl<R: Runtime> Resampler<R> {
             adjoint: Mutex::new(None),
             identities: Mutex::new(HashMap::new()),
             depth_identity,
+            weighted_product,
         })
     }
 
@@ -163,13 +172,17 @@ impl<R: Runtime> Resampler<R> {
         check_no_self_overlap(dst_name, &dst_view)?;
         check_no_alias((dst_name, &dst, &dst_view), (src_name, &src, &src_view))?;
         let tables = self.tables(direction)?;
-        let rows = |t: &DeviceTable| if t.unit_runs() { ProductRows::Runs } else { ProductRows::SplitRuns };
-        let volume = VolumeTables {
+        let volume = VolumeCall {
+            client: &self.client,
+            tuning: self.tuning,
+            dtype,
             depth_identity: self.depth_identity,
-            depth_height: tables.depth_height.as_ref().map(rows),
-            product_any_layout: self.tuning.volume_product == Some(true) || self.tuning.strategy == Some(Strategy::Runs),
+            product: tables.depth_height.as_ref(),
+            width: tables.axes.last().expect("plans have a spatial axis"),
+            src: (src.handle, &src_view),
+            dst: (dst.handle, &dst_view),
         };
-        let route = route(&src_view, &dst_view, volume)?;
+        let route = route(&src_view, &dst_view, volume.tables())?;
         if route.intermediate > 0 {
             let what = format!("the intermediate of a {:?} -> {:?} resize", src_view.shape, dst_view.shape);
             let bytes = dtype.accumulator().size() as u64;
@@ -260,15 +273,20 @@ impl<R: Runtime> Resampler<R> {
             }
             _ => unreachable!("plans have one to three spatial axes"),
         }
-        // The product of depth and height, where it is exact (or the tuning asks for it with
-        // weights) and the runtime's loop limit allows its rows beside the width's (else the
-        // two passes run).
+        // The product of depth and height, where it is exact, or weighted where the tuning asks
+        // for it or the filter has few taps (`weighted_product_by_default`), and the runtime's
+        // loop limit allows its rows beside the width's (else the two passes run); whether a
+        // call reads it is `VolumeCall`'s rule.
         let product = self.tuning.volume_product;
         let depth_height = match &taps[..] {
-            [depth, height, _] if !self.depth_identity && product != Some(false) => {
-                depth_height_table(&self.client, depth, height, direction, product == Some(true))
-                    .filter(|t| check_loop_limit(&self.client, t.width(), widths[2]).is_ok())
-            }
+            [depth, height, _] if !self.depth_identity && product != Some(false) => depth_height_table(
+                &self.client,
+                depth,
+                height,
+                direction,
+                product == Some(true) || self.weighted_product,
+            )
+            .filter(|t| check_loop_limit(&self.client, t.width(), widths[2]).is_ok()),
             _ => None,
         };
         let tables = Arc::new(Tables {

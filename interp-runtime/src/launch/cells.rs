@@ -54,6 +54,12 @@ pub(super) fn cells<R: Runtime>(
     if io.src_dtype != io.dst_dtype || io.dst_dtype == DType::F64 || io.src_view.strides[3] != 1 || io.dst_view.strides[3] != 1 {
         return None;
     }
+    // Product rows of several runs (a volume's depth upsample, adjoint) are the runs kernel's
+    // by default: the route takes them in NCHW for it (`VolumeCall`), where cells were never
+    // timed.
+    if !forced && rows.unit_weights && !rows.unit_runs() {
+        return None;
+    }
     let run = cols.cells?;
     let shape = cell_shape(run.phases, run.stride, run.taps, run.split, u32::try_from(rows.width).ok()?)?;
     let row_cells = io.dst_view.shape[3] / run.phases as usize;

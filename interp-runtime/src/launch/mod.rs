@@ -2,7 +2,8 @@
 //! find where they repeat (`repeats`), turn a call of any rank into 4-D gathers (`route`) of a
 //! source and a destination (`io`), choose how to run a gather (`choice`; teams of units per
 //! output: `teams_choice`; channels-last pixel strips: `channel_strips`; weight-one column
-//! runs read in vectors: `runs`; channels-last pooling in split windows: `pool_split`), launch
+//! runs read in vectors: `runs`; channels-last pooling in split windows: `pool_split`; which
+//! depth x height products a volume reads in one gather: `volume_choice`), launch
 //! it (`gather`; the shared-memory reductions: `cooperative`; kernel arguments and the dtype
 //! dispatch: `args`).
 
@@ -19,9 +20,11 @@ mod route;
 mod runs;
 mod table;
 mod teams_choice;
+mod volume_choice;
 
 pub(crate) use choice::check_loop_limit;
 pub(crate) use gather::gather;
 pub(crate) use io::GatherIo;
-pub(crate) use route::{route, Buffer, ProductRows, Route, Slot, VolumeTables};
+pub(crate) use route::{route, Buffer, Route, Slot};
 pub(crate) use table::{axis_table, check_device_array, depth_height_table, direction_taps, DeviceTable, Direction};
+pub(crate) use volume_choice::{weighted_product_by_default, VolumeCall};

@@ -36,10 +36,14 @@ pub(crate) struct VolumeTables {
     pub depth_identity: bool,
     /// The product table of depth and height (`Slot::DepthHeight`), where built: its rows.
     pub depth_height: Option<ProductRows>,
-    /// The product goes first in any layout, its rows of several runs too (by default those
-    /// channels-last only): under `Tuning::volume_product` or a forced runs kernel, which
-    /// reads them in NCHW too (docs/PERFORMANCE.md v19).
+    /// The product goes first in any layout, its rows of several runs and weighted rows too
+    /// (by default those channels-last only): under `Tuning::volume_product`, and where the
+    /// runs kernel reads its rows of several runs in NCHW (forced, or by its default rule:
+    /// docs/PERFORMANCE.md v19).
     pub product_any_layout: bool,
+    /// Weighted product rows serve channels-last calls (half precision, where the two passes'
+    /// f32 intermediate doubles the traffic: docs/PERFORMANCE.md v19).
+    pub weighted_channels_last: bool,
 }
 
 /// The rows of the depth x height product table.
@@ -48,9 +52,12 @@ pub(crate) enum ProductRows {
     /// Each a run of consecutive indices (every forward of a nearest sampler; the adjoint where
     /// depth is not upsampled).
     Runs,
-    /// Some rows not one weight-one run: several runs, one per depth tap (the adjoint of a
-    /// depth upsample), or weighted entries (a product built under `Tuning::volume_product`).
+    /// Weight-one rows, some of several runs, one per depth tap (the adjoint of a depth
+    /// upsample).
     SplitRuns,
+    /// Weighted entries (a weighted filter's product: `Tuning::volume_product`, or by default
+    /// for few-tap filters, see `Resampler`).
+    Weighted,
 }
 
 /// Where a pass reads or writes: the caller's tensors or the route's intermediate.
@@ -93,6 +100,7 @@ pub(crate) fn route(src: &Checked, dst: &Checked, volume: VolumeTables) -> Resul
             None => match depth_height(src, dst).filter(|(_, d)| match volume.depth_height {
                 Some(ProductRows::Runs) => true,
                 Some(ProductRows::SplitRuns) => d.channels_last() || volume.product_any_layout,
+                Some(ProductRows::Weighted) => (d.channels_last() && volume.weighted_channels_last) || volume.product_any_layout,
                 None => false,
             }) {
                 Some((s, d)) => Ok(single(s, d, Slot::DepthHeight, Slot::Axis(2))),
@@ -123,7 +131,7 @@ fn four(v: &Checked) -> Checked4 {
 }
 
 /// (N, C, D, H, W) as (N, C, D * H, W) in both views, where depth folds into height in each.
-fn depth_height(src: &Checked, dst: &Checked) -> Option<(Checked4, Checked4)> {
+pub(crate) fn depth_height(src: &Checked, dst: &Checked) -> Option<(Checked4, Checked4)> {
     let merged = |v: &Checked| {
         let stride = folded_stride(v, 2, 3)?;
         let s = &v.strides;
@@ -348,6 +356,7 @@ mod tests {
                 depth_identity: true,
                 depth_height: Some(ProductRows::Runs),
                 product_any_layout: false,
+                weighted_channels_last: false,
             };
             let route = route(&src, &dst, kept).unwrap_or_else(|e| panic!("{order:?}: {e}"));
             assert_eq!(route.passes.len(), 1, "{order:?}");
@@ -367,6 +376,7 @@ mod tests {
             depth_identity: false,
             depth_height: Some(ProductRows::Runs),
             product_any_layout: false,
+            weighted_channels_last: false,
         };
         // NCDHW, NDHWC, and channels between depth and height (C H W D-like orders do not fold).
         for order in [[0, 1, 2, 3, 4], [0, 2, 3, 4, 1], [2, 3, 0, 1, 4]] {
@@ -400,6 +410,24 @@ mod tests {
         assert_eq!(route(&src, &dst, split_first).unwrap().passes.len(), 1, "NCDHW, runs forced");
         let (src, dst) = (view(&i, &[0, 2, 3, 4, 1]), view(&o, &[0, 2, 3, 4, 1]));
         assert_eq!(route(&src, &dst, split).unwrap().passes.len(), 1, "NDHWC");
+        // Weighted rows: channels-last where the call's dtype takes them, or any layout forced.
+        let weighted = VolumeTables {
+            depth_height: Some(ProductRows::Weighted),
+            ..both
+        };
+        let half = VolumeTables {
+            weighted_channels_last: true,
+            ..weighted
+        };
+        assert_eq!(route(&src, &dst, weighted).unwrap().passes.len(), 2, "NDHWC weighted, f32");
+        assert_eq!(route(&src, &dst, half).unwrap().passes.len(), 1, "NDHWC weighted, half precision");
+        let (src, dst) = (view(&i, &[0, 1, 2, 3, 4]), view(&o, &[0, 1, 2, 3, 4]));
+        assert_eq!(route(&src, &dst, half).unwrap().passes.len(), 2, "NCDHW weighted, half precision");
+        let forced = VolumeTables {
+            product_any_layout: true,
+            ..weighted
+        };
+        assert_eq!(route(&src, &dst, forced).unwrap().passes.len(), 1, "NCDHW weighted, forced");
     }
 
     #[test]

@@ -9,6 +9,7 @@ use interp_kernels::gather::{MAX_STRIP, RUN_VECTORS, STRIP_GROUP, SUM_BLOCK};
 use super::choice::{loop_iterations, loop_limit, max_vector, strides_divide, strip_units};
 use super::io::GatherIo;
 use super::table::DeviceTable;
+use super::teams_choice::teams_pay;
 use crate::options::Strategy;
 use crate::tensor::Checked4;
 
@@ -34,12 +35,12 @@ struct RunTables {
     widths: (u64, u64),
 }
 
-/// The runs kernel where it applies, when the tuning forces it (no default rule yet: it waits
-/// for an A/B on the GPU, docs/PERFORMANCE.md v19); see [`run_vector`]. Its strip is the
-/// strips kernel's (up to `MAX_STRIP` outputs per unit), shortened until its loops fit the
-/// runtime's loop cap (see `loop_iterations`).
+/// The runs kernel where it applies (see [`run_vector`]), forced by the tuning or by default
+/// where [`runs_pay`]. Its strip is the strips kernel's (up to `MAX_STRIP` outputs per unit),
+/// shortened until its loops fit the runtime's loop cap (see `loop_iterations`).
 pub(super) fn runs<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) -> Option<RunsLaunch> {
-    if io.tuning.strategy != Some(Strategy::Runs) {
+    let forced = io.tuning.strategy == Some(Strategy::Runs);
+    if !(forced || io.tuning.strategy.is_none()) {
         return None;
     }
     let tables = RunTables {
@@ -52,6 +53,11 @@ pub(super) fn runs<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &
         .io_optimized_vector_sizes(io.element_bytes())
         .filter(|&v| v <= max_vector(io));
     let vector = run_vector(&io.src_view, &io.dst_view, tables, sizes)?;
+    // Windows the teams' rule claims (8x and beyond both ways) stay theirs: never timed against runs.
+    let teams_claim = teams_pay(io, tables.widths, rows.uniform_taps && cols.uniform_taps);
+    if !(forced || (runs_pay(vector * io.element_bytes(), rows) && !teams_claim)) {
+        return None;
+    }
     let (dst, widths) = (&io.dst_view, tables.widths);
     let run_vectors = (widths.1 / vector as u64) as u32;
     let longest = (dst.shape[3] / STRIP_GROUP as usize).clamp(1, MAX_STRIP as usize) as u32;
@@ -65,6 +71,18 @@ pub(super) fn runs<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &
         run_vectors,
         strip,
     })
+}
+
+/// The default rule (the v19 A/B on an H100, docs/PERFORMANCE.md): the runs kernel where its
+/// loads are `load_bytes` = 16 bytes wide, a whole 128-byte line per 8 lanes (the adjoint of
+/// nearest 4x along the width in f32: 1.24x over planes), or where the rows are several runs
+/// each (a volume's depth x height product of a depth upsample's adjoint, which NCHW takes
+/// only for this kernel, see `reads_product`: 1.43x in f32, 1.50x in bf16 over two passes,
+/// with 8- and 4-byte loads). Not for 8-byte loads or less in 2-D (the adjoints of nearest 2x:
+/// 0.89-0.90x of planes in f32; half precision 0.52-0.65x of cells, which go first anyway).
+fn runs_pay(load_bytes: usize, rows: &DeviceTable) -> bool {
+    let split_rows = rows.unit_weights && !rows.unit_runs();
+    load_bytes >= 16 || split_rows
 }
 
 /// The widest of the device's vector `sizes` (source elements per load) that the runs kernel

@@ -148,7 +148,7 @@ fn shrinks_8x_both_axes(io: &GatherIo) -> bool {
 /// read tap-major tables (docs/PERFORMANCE.md v15), two passes beat teams on weighted windows
 /// at 8x (1080p frames to thumbnails, bilinear-aa forward: 1.4-1.5x faster), the teams'
 /// units each loading a table entry per tap.
-fn teams_pay(io: &GatherIo, widths: (u64, u64), uniform: bool) -> bool {
+pub(super) fn teams_pay(io: &GatherIo, widths: (u64, u64), uniform: bool) -> bool {
     uniform && !io.src_view.channels_last() && shrinks_8x_both_axes(io) && widths.0 * widths.1 >= TEAM_MIN_PAIRS
 }
 
