@@ -507,6 +507,54 @@ fn pool_splits_sum_windows_in_parts() {
     }
 }
 
+/// The default split pooling (docs/PERFORMANCE.md v19), told apart by its bits: channels-last
+/// global pooling of 8 channels in f32 (outputs far from filling the device) gives the bits of
+/// `pool_splits = Some(16)`, not those of the teams (`Some(1)`, which the two are first checked
+/// to differ from), and a forced strategy keeps its own kernel; the default against the f64
+/// reference.
+#[test]
+fn pool_splits_by_default_where_the_rule_says() {
+    let client = client();
+    let config = configs()
+        .into_iter()
+        .find(|c| c.mode == interp_runtime::Mode::Area && c.border.is_none())
+        .expect("config");
+    let case = Case {
+        config,
+        geometry: sized("C=8 global 64x48 -> 1x1", [2, 8, 64, 48], 1, 1),
+    };
+    let plan = case.plan();
+    let (rows, cols) = case.taps();
+    let x = random(plan.input.iter().product(), 21);
+    let source = upload(&client, &x, &plan.input, Layout::Nhwc, DType::F32);
+    let run = |tuning: Tuning| {
+        let dst = poisoned(&client, &plan.output, Layout::Nhwc, DType::F32);
+        interpolate(&client, case.config.mode, source.view(), dst.view(), &case.options().tuning(tuning)).expect("a valid call");
+        dst
+    };
+    let splits = |most| Tuning {
+        pool_splits: Some(most),
+        ..Tuning::default()
+    };
+    let default = run(Tuning::default());
+    let (split, teams) = (raw(&client, &run(splits(16))), raw(&client, &run(splits(1))));
+    assert_ne!(split, teams, "split pooling and the teams should differ in bits here");
+    assert!(raw(&client, &default) == split, "the default did not split the pooling");
+    let forced_teams = Tuning {
+        strategy: Some(Strategy::Teams),
+        ..Tuning::default()
+    };
+    let forced_teams_split = Tuning {
+        pool_splits: Some(16),
+        ..forced_teams
+    };
+    assert_ne!(raw(&client, &run(forced_teams)), split, "a forced strategy took the default split");
+    assert_eq!(raw(&client, &run(forced_teams_split)), split, "an explicit pool_splits goes first");
+    let expected = reference::forward(&x, &plan.input, &rows, &cols);
+    let (actual, gaps) = download(&client, &default);
+    compare(&actual, gaps, &expected, DType::F32).unwrap_or_else(|e| panic!("{e}"));
+}
+
 /// The blocks kernel (forced) on upsamples, where its shared windows serve inner blocks and
 /// the edges, odd last rows and columns, merged clamped taps and zero-weight positions (align
 /// corners) take its per-output sums: 2x, 4x and 1.33x (224 -> 299's ratio), odd sizes both

@@ -107,6 +107,77 @@ fn runs_on_signals_and_volumes() {
     check_all("runs", UPSAMPLES.iter(), |mode| mode.is_sampler(), runs);
 }
 
+/// The default rules for a volume's depth x height product (docs/PERFORMANCE.md v19), told
+/// apart by their bits: trilinear 2x up takes the weighted product channels-last in f16 (the
+/// bits of `volume_product = Some(true)`), the two passes in NCDHW and in f32 (those of
+/// `Some(false)`); the nearest backward of a depth upsample in NCDHW f32 takes the product
+/// through the runs kernel (the forced kernel's bits), not the two passes. Each is first
+/// checked to differ between the two, and the default against the f64 reference.
+#[test]
+fn volume_products_by_default_where_the_rule_says() {
+    let client = client();
+    // Ratios of 7/3 and 2: weights that are not dyadic fractions, whose products round (in f16
+    // the two routes' f32 sums then differ in a few outputs' last bit).
+    let (input, size): (&[usize], _) = (&[1, 8, 9, 15, 12], Spatial::three(21, 35, 24));
+    let product = |on: bool| Tuning {
+        volume_product: Some(on),
+        ..Tuning::default()
+    };
+    let runs = Tuning {
+        strategy: Some(Strategy::Runs),
+        ..Tuning::default()
+    };
+    // (mode, backward, layout, dtype, the tuning whose bits the default gives, the other's)
+    let mut cases = vec![
+        (Mode::Bilinear, false, Layout::Nhwc, DType::F32, product(false), product(true)),
+        (Mode::Bilinear, true, Layout::Nhwc, DType::F32, product(false), product(true)),
+        (Mode::Bilinear, false, Layout::Nchw, DType::F32, product(false), product(true)),
+        (Mode::Nearest, true, Layout::Nchw, DType::F32, runs, product(false)),
+    ];
+    if dtypes(&client).contains(&DType::F16) {
+        cases.push((Mode::Bilinear, false, Layout::Nhwc, DType::F16, product(true), product(false)));
+        cases.push((Mode::Bilinear, true, Layout::Nhwc, DType::F16, product(true), product(false)));
+        cases.push((Mode::Bilinear, false, Layout::Nchw, DType::F16, product(false), product(true)));
+    }
+    for (mode, backward, layout, dtype, same, other) in cases {
+        let label = format!("{mode:?} backward={backward} {layout:?} {dtype:?}");
+        let options = Options::sizes(size);
+        let plan = reference::plan(mode, input, &options).expect("a valid case");
+        let axes = reference::axes_taps(mode, input, &options).expect("a valid case");
+        let (from, to) = if backward {
+            (&plan.output, &plan.input)
+        } else {
+            (&plan.input, &plan.output)
+        };
+        let x = quantize(dtype, &random(from.iter().product(), 5));
+        let source = upload(&client, &x, from, layout, dtype);
+        let run = |tuning: Tuning| {
+            let dst = poisoned(&client, to, layout, dtype);
+            let options = options.tuning(tuning);
+            if backward {
+                interpolate_backward(&client, mode, source.view(), dst.view(), &options)
+            } else {
+                interpolate(&client, mode, source.view(), dst.view(), &options)
+            }
+            .unwrap_or_else(|e| panic!("{label}: {e}"));
+            dst
+        };
+        let default = run(Tuning::default());
+        let (same, other) = (raw(&client, &run(same)), raw(&client, &run(other)));
+        assert!(same != other, "{label}: the two routes should differ in bits here");
+        assert!(raw(&client, &default) == same, "{label}: the default took the other route");
+        let differ = same.iter().zip(&other).filter(|(a, b)| a != b).count();
+        println!("{label}: the default's route; {differ} bytes differ from the other's");
+        let expected = if backward {
+            reference::backward_axes(&x, &plan.input, &axes)
+        } else {
+            reference::forward_axes(&x, &plan.input, &axes)
+        };
+        let (actual, gaps) = download(&client, &default);
+        compare(&actual, gaps, &expected, dtype).unwrap_or_else(|e| panic!("{label}: {e}"));
+    }
+}
+
 /// Every configuration that `keep` keeps x `geometries` x layouts x dtypes under `tuning`:
 /// forward and backward against the f64 reference, the adjoint identity and a second
 /// backward's bits (f32); prints and asserts.

@@ -77,7 +77,7 @@ pub(super) fn runs<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &
 /// loads are `load_bytes` = 16 bytes wide, a whole 128-byte line per 8 lanes (the adjoint of
 /// nearest 4x along the width in f32: 1.24x over planes), or where the rows are several runs
 /// each (a volume's depth x height product of a depth upsample's adjoint, which NCHW takes
-/// only for this kernel, see `reads_product`: 1.43x in f32, 1.50x in bf16 over two passes,
+/// only for this kernel, see `VolumeCall`: 1.43x in f32, 1.50x in bf16 over two passes,
 /// with 8- and 4-byte loads). Not for 8-byte loads or less in 2-D (the adjoints of nearest 2x:
 /// 0.89-0.90x of planes in f32; half precision 0.52-0.65x of cells, which go first anyway).
 fn runs_pay(load_bytes: usize, rows: &DeviceTable) -> bool {
