@@ -42,8 +42,9 @@ const DEFAULT_POOL_SPLITS: u32 = 16;
 /// The split pooling (at most `Tuning::pool_splits` splits, default `DEFAULT_POOL_SPLITS`;
 /// fewer where `FILL_CUBES` cubes need fewer, none where the outputs alone fill them) where it
 /// applies: sums in f32 (f16, bf16, f32 calls), both tensors channels-last in channel vectors
-/// of two lanes or more (`vectorization`), tables of consecutive indices with one weight per row (`uniform`), a
-/// window whose rows split in two or more, each unit's loops within the runtime's loop cap.
+/// of two lanes or more (`vectorization`), tables of consecutive indices with one weight per
+/// row (`uniform`), a window whose rows split in two or more, each unit's loops within the
+/// runtime's loop cap.
 pub(super) fn pool_split<R: Runtime>(
     client: &ComputeClient<R>,
     io: &GatherIo,
