@@ -57,7 +57,7 @@ pub(super) fn cells<R: Runtime>(
     // Product rows of several runs (a volume's depth upsample, adjoint) are the runs kernel's
     // by default: the route takes them in NCHW for it (`VolumeCall`), where cells were never
     // timed.
-    if !forced && rows.unit_weights && !rows.unit_runs() {
+    if !forced && rows.split_runs() {
         return None;
     }
     let run = cols.cells?;

@@ -81,8 +81,7 @@ pub(super) fn runs<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &
 /// with 8- and 4-byte loads). Not for 8-byte loads or less in 2-D (the adjoints of nearest 2x:
 /// 0.89-0.90x of planes in f32; half precision 0.52-0.65x of cells, which go first anyway).
 fn runs_pay(load_bytes: usize, rows: &DeviceTable) -> bool {
-    let split_rows = rows.unit_weights && !rows.unit_runs();
-    load_bytes >= 16 || split_rows
+    load_bytes >= 16 || rows.split_runs()
 }
 
 /// The widest of the device's vector `sizes` (source elements per load) that the runs kernel

@@ -246,6 +246,12 @@ impl DeviceTable {
         self.unit_taps
     }
 
+    /// Every entry has weight one, but some row reads several runs (a volume's depth x height
+    /// product of a depth upsample's adjoint, one run per depth tap).
+    pub(crate) fn split_runs(&self) -> bool {
+        self.unit_weights && !self.unit_taps
+    }
+
     /// Every row reads one source index with weight one (nearest forward, identities).
     pub(super) fn single_tap(&self) -> bool {
         self.unit_taps && self.width == 1 && self.mean_taps == 1.0

@@ -46,10 +46,14 @@ pub(crate) struct VolumeCall<'a, R: Runtime> {
 
 impl<R: Runtime> VolumeCall<'_, R> {
     pub(crate) fn tables(&self) -> VolumeTables {
-        let rows = self.product.map(|t| match (t.unit_weights, t.unit_runs()) {
-            (false, _) => ProductRows::Weighted,
-            (true, true) => ProductRows::Runs,
-            (true, false) => ProductRows::SplitRuns,
+        let rows = self.product.map(|t| {
+            if t.unit_runs() {
+                ProductRows::Runs
+            } else if t.split_runs() {
+                ProductRows::SplitRuns
+            } else {
+                ProductRows::Weighted
+            }
         });
         let forced = self.tuning.volume_product == Some(true) || self.tuning.strategy == Some(Strategy::Runs);
         let runs_read = || rows == Some(ProductRows::SplitRuns) && self.tuning.strategy.is_none() && self.runs_read_product();
