@@ -555,6 +555,74 @@ fn pool_splits_by_default_where_the_rule_says() {
     compare(&actual, gaps, &expected, DType::F32).unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// The v20 channels-last rules pick what they say, and their picks match the reference: blocks
+/// for RGB upsampling (bicubic in every dtype, bilinear in half precision, not bilinear in f32),
+/// and two passes for channel vectors where the widest rows' pairs reach 16 (f32) or 32 (half
+/// precision) in a growing gather over at least `PLANES_TARGET_UNITS` vectors (bicubic 2x up,
+/// C = 64, 128^2 -> 256^2), one pass below (f16 bicubic; the same call on a 64^2 source).
+#[test]
+fn channels_last_rules_by_default() {
+    let client = client();
+    let dtypes = dtypes(&client);
+    let config = |mode| {
+        configs()
+            .into_iter()
+            .find(|c| c.mode == mode && !c.antialias && !c.align_corners && c.border.is_none())
+            .expect("config")
+    };
+    let forced = |strategy| Tuning {
+        strategy: Some(strategy),
+        ..Tuning::default()
+    };
+    // The bits of the default, of the strategy the rule names and of the one it passes over.
+    let check = |case: &Case, dtype: DType, chosen: Strategy, other: Strategy, picks: bool| {
+        let plan = case.plan();
+        let x = quantize(dtype, &random(plan.input.iter().product(), 31));
+        let source = upload(&client, &x, &plan.input, Layout::Nhwc, dtype);
+        let run = |tuning: Tuning| {
+            let dst = poisoned(&client, &plan.output, Layout::Nhwc, dtype);
+            interpolate(&client, case.config.mode, source.view(), dst.view(), &case.options().tuning(tuning)).expect("a valid call");
+            dst
+        };
+        let default = run(Tuning::default());
+        let (chosen_bits, other_bits) = (raw(&client, &run(forced(chosen))), raw(&client, &run(forced(other))));
+        let label = format!("{} {dtype} ({chosen:?} against {other:?})", case.name());
+        assert!(chosen_bits != other_bits, "{label}: both strategies give the same bits here");
+        let default_bits = raw(&client, &default);
+        let expected = if picks { &chosen_bits } else { &other_bits };
+        assert!(
+            &default_bits == expected,
+            "{label}: the default did not run what the rule says (picks: {picks})"
+        );
+        let (rows, cols) = case.taps();
+        let (actual, gaps) = download(&client, &default);
+        compare(&actual, gaps, &reference::forward(&x, &plan.input, &rows, &cols), dtype).unwrap_or_else(|e| panic!("{label}: {e}"));
+    };
+    let rgb = |mode| Case {
+        config: config(mode),
+        geometry: sized("RGB 37x40 -> 81x93", [2, 3, 37, 40], 81, 93),
+    };
+    for &dtype in &dtypes {
+        check(&rgb(interp_runtime::Mode::Bicubic), dtype, Strategy::Blocks, Strategy::Planes, true);
+        // The one-pass kernels sum bilinear's pairs as blocks do in half precision: planes there.
+        let (other, picks) = if dtype == DType::F32 {
+            (Strategy::OnePass, false)
+        } else {
+            (Strategy::Planes, true)
+        };
+        check(&rgb(interp_runtime::Mode::Bilinear), dtype, Strategy::Blocks, other, picks);
+    }
+    let features = |input: usize| Case {
+        config: config(interp_runtime::Mode::Bicubic),
+        geometry: sized("C=64 up 2x", [1, 64, input, input], 2 * input, 2 * input),
+    };
+    check(&features(128), DType::F32, Strategy::TwoPass, Strategy::OnePass, true);
+    check(&features(64), DType::F32, Strategy::TwoPass, Strategy::OnePass, false);
+    if dtypes.contains(&DType::F16) {
+        check(&features(128), DType::F16, Strategy::TwoPass, Strategy::OnePass, false);
+    }
+}
+
 /// The blocks kernel (forced) on upsamples, where its shared windows serve inner blocks and
 /// the edges, odd last rows and columns, merged clamped taps and zero-weight positions (align
 /// corners) take its per-output sums: 2x, 4x and 1.33x (224 -> 299's ratio), odd sizes both

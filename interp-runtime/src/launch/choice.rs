@@ -82,8 +82,9 @@ pub(super) fn strategy<R: Runtime>(
     io: &GatherIo,
     tap_pairs: f64,
     widths: (u64, u64),
-    channel_vectors: bool,
+    channel_vector: usize,
 ) -> Strategy {
+    let channel_vectors = channel_vector > 1;
     // One pass and tiles loop over every tap pair of an output; past the cap, two passes
     // (which `check_loop_limit` has made sure fit).
     if loop_limit(client).is_some_and(|max| loop_iterations(1, widths.0, widths.1) > max) {
@@ -99,7 +100,7 @@ pub(super) fn strategy<R: Runtime>(
         Some(Strategy::TwoPass) => Strategy::TwoPass,
         Some(Strategy::Tiled) if !channel_vectors => Strategy::Tiled,
         _ if channel_vectors => {
-            if tap_pairs > 64.0 {
+            if tap_pairs > 64.0 || passes_pay_with_channel_vectors(io, widths, channel_vector) {
                 Strategy::TwoPass
             } else {
                 Strategy::OnePass
@@ -128,6 +129,38 @@ pub(super) fn strategy<R: Runtime>(
         return Strategy::OnePass;
     }
     chosen
+}
+
+/// Tap pairs of a channel-vector gather's widest rows from which two passes beat one where no
+/// axis shrinks (`PASSES_PAIRS_SHRINKING` where one does), in f32 and f64; twice as many in
+/// f16 and bf16.
+const PASSES_PAIRS_GROWING: u64 = 16;
+const PASSES_PAIRS_SHRINKING: u64 = 64;
+
+/// Where two passes beat one for channel vectors below the 64 mean tap pairs of v4's rule
+/// (measured on an H100, docs/PERFORMANCE.md v20, channels-last C = 64 against the default):
+/// f32 bicubic up 2x 1.11-1.15x both ways (the adjoint: 64 pairs, shrinking), antialiased
+/// bicubic 2x down 1.11x (64 pairs) and its adjoint 1.15x (16, growing), 4x down 1.27x
+/// (adjoint), bilinear-aa 4x down 1.22x (64); lanczos3 up 2x (36 pairs) 1.88x in f32,
+/// 1.31-1.33x in f16 and bf16. Lost, and outside the rule: the same filters in half precision
+/// below 32 pairs growing (0.80-0.82x) and at 64 shrinking (0.89-0.97x), and every gather of
+/// fewer pairs (plain bicubic, bilinear-aa and lanczos3 downsampling: 0.36-0.97x). Why it
+/// generalizes: one pass loads `taps_y taps_x` channel vectors per output, two passes load
+/// `taps_y + taps_x` and write and read an intermediate in the accumulator's type (f32), which
+/// costs twice the tensors' element size in half precision: the pairs two passes need double
+/// there. A shrinking gather has fewer outputs than inputs, so its one pass loads fewer vectors
+/// per input read than a growing one: its threshold is higher. Only where the destination spans
+/// `PLANES_TARGET_UNITS` vectors (about four waves): below, the second launch is not hidden
+/// (ViT 24 -> 32 bicubic, 0.8 MB: 0.81x).
+fn passes_pay_with_channel_vectors(io: &GatherIo, widths: (u64, u64), vector: usize) -> bool {
+    let [_, _, src_h, src_w] = io.src_view.shape;
+    let [n, c, dst_h, dst_w] = io.dst_view.shape;
+    let growing = src_h <= dst_h && src_w <= dst_w;
+    let base = if growing { PASSES_PAIRS_GROWING } else { PASSES_PAIRS_SHRINKING };
+    let acc = io.dst_dtype.accumulator().size();
+    let pairs = base * acc.div_ceil(io.element_bytes()) as u64;
+    let vectors = n * c * dst_h * dst_w / vector.max(1);
+    widths.0.saturating_mul(widths.1) >= pairs && vectors >= PLANES_TARGET_UNITS
 }
 
 /// Units a planes launch aims for: an H200 holds about 270 thousand resident units (132 SMs x
@@ -183,14 +216,15 @@ pub(super) struct PlanesLaunch {
 /// - the factored 8x8 shape below a 2x downsample of both axes (see [`halves_both_axes`]), and
 ///   where channels are innermost (not measured there: two passes
 ///   already beat PyTorch 1.5-2x on channels-last RGB antialiasing);
-/// - the one-axis shapes (a pass of up to 32 taps) where channels are innermost: there the
-///   other gathers' neighbouring units share their table entries, which loads broadcast;
+/// - the one-axis shapes (a pass of up to 32 taps) where channels are innermost, unless few
+///   channels' rows fill them (see [`one_axis_rows_fill`]): there the other gathers'
+///   neighbouring units share their table entries, which loads broadcast;
 /// - one channel per unit where width vectors apply (at most one tap pair per output): with
 ///   no channels to share the table loads, four outputs per unit and one vector store win
 ///   (1-D backward of a 3x bilinear downsample: 0.6x slower in planes);
 /// - 1-D signals of one channel (see [`single_channel_signal`]);
 /// - the one-axis shapes of more than `MAX_DEFAULT_PLANE_TAPS` taps.
-pub(super) fn planes(io: &GatherIo, widths: (u64, u64), vectorization: Vectorization) -> Option<PlanesLaunch> {
+pub(super) fn planes(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), vectorization: Vectorization) -> Option<PlanesLaunch> {
     let forced = io.tuning.strategy == Some(Strategy::Planes);
     if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !(forced || by_rule(io)) {
         return None;
@@ -207,7 +241,8 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), vectorization: Vectoriza
     let c = io.dst_view.shape[1];
     let element = io.element_bytes();
     let channels_last = io.dst_view.channels_last();
-    let channels_last_ok = shape.0 == shape.1 && !factored && c * element <= MAX_PLANES_PIXEL_BYTES;
+    let square = shape.0 == shape.1 && !factored;
+    let channels_last_ok = (square || one_axis_rows_fill(shape, mean_taps)) && c * element <= MAX_PLANES_PIXEL_BYTES;
     if !forced && channels_last && !channels_last_ok {
         return None;
     }
@@ -224,6 +259,28 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), vectorization: Vectoriza
         block: false,
         short_rows: false,
     })
+}
+
+/// Least share of a one-axis shape's taps its rows must hold (mean entries) for the planes
+/// kernel to take it in channels-last layouts.
+const ONE_AXIS_MIN_FILL: f64 = 0.75;
+
+/// Whether `shape` is a one-axis shape whose rows fill it (`ONE_AXIS_MIN_FILL`): where the
+/// planes kernel runs channels-last passes of few channels (measured on an H100, RGB
+/// antialiased downsampling forward, docs/PERFORMANCE.md v20): both passes of 16 full taps
+/// (bilinear-aa 8x, bicubic-aa 4x: 1080p, 4K, 4096^2, 512^2) 1.2-1.9x faster than one output
+/// per unit in `separable_gather`; rows of 11 in the 16-tap shape (1080 -> 224, 0.69 of it)
+/// lost (0.59-0.82x), as did 24 of 32 taps (lanczos3-aa 4x, forced: 0.70x). Why: the planes
+/// unit runs the shape's taps unrolled, a select past a row's count, so its cost follows the
+/// shape while the other kernel's follows the row; in return it loads a pixel's table entries
+/// once for its channels, where one output per unit loads them once per channel.
+fn one_axis_rows_fill(shape: (u32, u32), mean_taps: (f64, f64)) -> bool {
+    let (long, mean) = if shape.0 == 1 {
+        (shape.1, mean_taps.1)
+    } else {
+        (shape.0, mean_taps.0)
+    };
+    shape.0.min(shape.1) == 1 && long > 1 && mean >= ONE_AXIS_MIN_FILL * f64::from(long)
 }
 
 /// A 1-D signal of one channel (one row, one channel per batch): left to the one-pass gathers
@@ -304,7 +361,8 @@ const BLOCKS_MIN_FILL: f64 = 0.75;
 
 /// Where blocks beat the planes kernel by default (measured on the H200's suite, every NCHW
 /// case with `--strategy blocks` (short rows from the window) against the default,
-/// docs/PERFORMANCE.md v14): NCHW gathers along which no axis shrinks, whose rows are mostly
+/// docs/PERFORMANCE.md v14): NCHW gathers (and few-channel channels-last ones:
+/// [`blocks_pay_channels_last`]) along which no axis shrinks, whose rows are mostly
 /// full (`BLOCKS_MIN_FILL`: the forward of bilinear and bicubic upsampling, the adjoints of
 /// antialiased downsampling), into destinations at least `BLOCKS_MIN_WIDTH` wide. Forward:
 /// bicubic up 2x 2.0-2.6x faster (any channel count), bilinear 1.1-1.5x; backward of
@@ -319,7 +377,29 @@ fn blocks_pay(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64)) -> bool 
     let [_, _, src_h, src_w] = io.src_view.shape;
     let [_, _, dst_h, dst_w] = io.dst_view.shape;
     let full = |mean: f64, width: u64| mean >= BLOCKS_MIN_FILL * width as f64;
-    nchw && src_h <= dst_h && src_w <= dst_w && dst_w >= BLOCKS_MIN_WIDTH && full(mean_taps.0, widths.0) && full(mean_taps.1, widths.1)
+    (nchw || blocks_pay_channels_last(io, widths))
+        && src_h <= dst_h
+        && src_w <= dst_w
+        && dst_w >= BLOCKS_MIN_WIDTH
+        && full(mean_taps.0, widths.0)
+        && full(mean_taps.1, widths.1)
+}
+
+/// Where blocks also pay in channels-last tensors (measured on an H100, docs/PERFORMANCE.md
+/// v20): pixels of at most 16 bytes whose channels make no vectors (RGB), where the default
+/// ran a unit per pixel (planes, pixel strips). Bicubic (4x4) in every dtype: upsampling
+/// forward 1.6-2.4x (720p 2x and 4x, 224 -> 299, 256 -> 288), the adjoints of antialiased
+/// bicubic downsampling 2.1-2.4x (1080p, 4K, 4096^2, 512^2 at 2x-4.8x), 1.3-1.4x at 1.5x;
+/// 2x2 in f16 and bf16: bilinear-aa adjoints 1.5-1.6x, 224 -> 299 bilinear 1.2x. Not 2x2 in
+/// f32 (0.79-0.83x on the same five workloads): a block's twelve scattered 4-byte stores
+/// (lanes two pixels, 24 bytes, apart) for a 3x3 window; the 5x5 window of the 4x4 shape
+/// and the 2-byte stores of half precision carry them. Why it generalizes: as in NCHW, a
+/// block shares its table entries and its window over four pixels, and with few channels a
+/// warp's reads stay within a few lines of each source row.
+fn blocks_pay_channels_last(io: &GatherIo, widths: (u64, u64)) -> bool {
+    let few_channels = io.dst_view.shape[1] * io.element_bytes() <= MAX_PLANES_PIXEL_BYTES;
+    let both = io.src_view.channels_last() && io.dst_view.channels_last();
+    both && few_channels && (widths == (4, 4) || io.element_bytes() <= 2)
 }
 
 /// Whether the gather downsamples both axes by 2x or more: where the factored 8x8 planes
@@ -509,4 +589,22 @@ pub(super) fn pixel_strip_units([n, c, h, w]: [usize; 4], strip: u32) -> usize {
 pub(super) fn strip_units([n, c, h, w]: [usize; 4], strip: u32) -> usize {
     let group = STRIP_GROUP as usize;
     n * c * h * w.div_ceil(group * strip as usize) * group
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One-axis shapes whose rows hold at least three quarters of their taps, and no others:
+    /// 16 of 16 (bilinear-aa 8x), 12 of 16; not 11 of 16 (1080 -> 224), nor square shapes.
+    #[test]
+    fn one_axis_rows_fill_their_shape() {
+        assert!(one_axis_rows_fill((16, 1), (16.0, 1.0)));
+        assert!(one_axis_rows_fill((1, 16), (1.0, 15.9)));
+        assert!(one_axis_rows_fill((16, 1), (12.0, 1.0)));
+        assert!(!one_axis_rows_fill((16, 1), (11.0, 1.0)));
+        assert!(!one_axis_rows_fill((1, 16), (16.0, 10.3)));
+        assert!(!one_axis_rows_fill((4, 4), (4.0, 4.0)));
+        assert!(!one_axis_rows_fill((1, 1), (1.0, 1.0)));
+    }
 }

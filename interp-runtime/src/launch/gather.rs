@@ -43,7 +43,10 @@ pub(crate) fn gather<R: Runtime>(
     let tap_pairs = rows.mean_taps * cols.mean_taps;
     let widths = (rows.width as u64, cols.width as u64);
     let vectors = vectorization(client, io, tap_pairs, widths);
-    let channel_vectors = matches!(vectors, Vectorization::Channels(v) if v > 1);
+    let channel_vector = match vectors {
+        Vectorization::Channels(v) => v,
+        _ => 1,
+    };
     let uniform = rows.uniform_taps && cols.uniform_taps;
     let source_vector = teams_source_vector(client, io, uniform, cols.window_alignment);
     // Forced cells first: where they do not apply the default rules decide (`by_rule`).
@@ -65,10 +68,10 @@ pub(crate) fn gather<R: Runtime>(
     if let Some(launch) = blocks(io, widths, (rows.mean_taps, cols.mean_taps), vectors) {
         return gather_planes(client, io, rows, cols, launch);
     }
-    if let Some(launch) = planes(io, widths, vectors) {
+    if let Some(launch) = planes(io, widths, (rows.mean_taps, cols.mean_taps), vectors) {
         return gather_planes(client, io, rows, cols, launch);
     }
-    match strategy(client, io, tap_pairs, widths, channel_vectors) {
+    match strategy(client, io, tap_pairs, widths, channel_vector) {
         // The rules never pick planes, blocks, cells or teams where `planes`, `blocks`,
         // `cells` or `teams` declined them: one pass then.
         Strategy::OnePass | Strategy::Planes | Strategy::Blocks | Strategy::Cells | Strategy::Teams | Strategy::Runs => {
@@ -117,7 +120,7 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     let tap_pairs = rows.mean_taps * cols.mean_taps;
     let widths = (rows.width as u64, cols.width as u64);
     let vectorization = vectorization(client, io, tap_pairs, widths);
-    if let Some(launch) = planes(io, widths, vectorization) {
+    if let Some(launch) = planes(io, widths, (rows.mean_taps, cols.mean_taps), vectorization) {
         return gather_planes(client, io, rows, cols, launch);
     }
     // Rows of more than SUM_BLOCK tap pairs need the blocked sums, which only
