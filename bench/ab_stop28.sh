@@ -8,7 +8,8 @@
 #   passes: two passes for tap-heavy upsampling (lanczos3 and bicubic up 2x, both layouts),
 #           where tiles or one pass run by default.
 #   passes2, planes2 (PARTS=...): the same overrides on channel-vector gathers of 16-144 tap pairs
-#           and on 24-tap antialiased passes; planes3: lanczos3 up 2x NCHW in planes.
+#           and on 24-tap antialiased passes; planes3: lanczos3 up 2x NCHW in planes; blocks6: the
+#           6x6 blocks shape on lanczos3.
 # Per-case lines in $OUT/<name>/versus.log even where a timeout cuts a part.
 set -uo pipefail
 OUT=${OUT:-gpu-out}
@@ -45,6 +46,9 @@ for p in $PARTS; do case $p in
     planes2) part 60 planes2 "$(keys nhwc lanczos3-aa single-4096-to-1024 sd-input-768-to-512)" strategy=planes ;;
     # The third: lanczos3 up 2x in NCHW (tiles, 2.4 ms) in the factored 8x8 planes shape.
     planes3) part 40 planes3 "$(keys nchw lanczos3 original-up2)" strategy=planes ;;
+    # The fourth: the 6x6 blocks shape (lanczos3 upsampling, lanczos3-aa adjoints).
+    blocks6) part 90 blocks6 "$(keys 'nchw nhwc' 'lanczos3 lanczos3-aa' original-up2 sd-input-768-to-512 single-4096-to-1024)" \
+        strategy=blocks ;;
 esac; done
 for d in $PARTS; do echo "## $d"; grep -v XDG_RUNTIME "$OUT/$d/versus.log"; done > "$OUT/ab_stop28.log"
 cat "$OUT/gpu.txt" "$OUT/ab_stop28.log"

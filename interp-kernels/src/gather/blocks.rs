@@ -9,9 +9,16 @@ use super::{first_slot, grid_position, table_slot, tap_step, AxisTable, GatherLa
 pub const BLOCK: u32 = 2;
 
 /// The (row taps, column taps) shapes [`separable_gather_blocks()`] is built for: the clamp
-/// filters' full rows (bilinear: 2, bicubic: 4). A table runs in a shape only when its widest
+/// filters' full rows (bilinear: 2, bicubic: 4, lanczos3: 6). A table runs in a shape only when its widest
 /// rows are exactly the shape's: then its inner rows are full and the window holds them.
-pub const BLOCK_SHAPES: [(u32, u32); 2] = [(2, 2), (4, 4)];
+pub const BLOCK_SHAPES: [(u32, u32); 3] = [(2, 2), (4, 4), (6, 6)];
+
+/// Whether the kernel of `shape` is built with `short_rows` (see [`separable_gather_blocks()`]):
+/// not for 6x6, whose short-rows variant holds 80 registers and spills 8 bytes in f32 sums
+/// (`cargo xtask kernels`); its edge blocks sum per output from the tables.
+pub fn block_short_rows_built(shape: (u32, u32)) -> bool {
+    shape.0.max(shape.1) <= 4
+}
 
 /// The shape of [`BLOCK_SHAPES`] whose taps are exactly `row_width` and `col_width`.
 pub fn block_shape(row_width: u32, col_width: u32) -> Option<(u32, u32)> {

@@ -6,7 +6,8 @@
 
 use cubecl::prelude::*;
 use interp_kernels::gather::{
-    block_shape, plane_shape, plane_shape_factored, BLOCK, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TILE_H, TILE_SOURCE_ROWS, TILE_W,
+    block_shape, block_short_rows_built, plane_shape, plane_shape_factored, BLOCK, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TILE_H,
+    TILE_SOURCE_ROWS, TILE_W,
 };
 
 use super::io::GatherIo;
@@ -338,7 +339,7 @@ pub(super) fn blocks(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), v
     }
     let narrow = |width: u64| u32::try_from(width).unwrap_or(u32::MAX);
     let shape = block_shape(narrow(widths.0), narrow(widths.1))?;
-    if !forced && !blocks_pay(io, widths, mean_taps) {
+    if !forced && (shape.0.max(shape.1) > MAX_DEFAULT_BLOCK_TAPS || !blocks_pay(io, widths, mean_taps)) {
         return None;
     }
     let block = BLOCK as usize;
@@ -346,9 +347,13 @@ pub(super) fn blocks(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), v
         shape,
         planes: channels_per_unit(io, block * block),
         block: true,
-        short_rows: io.tuning.block_short_rows.unwrap_or(true),
+        short_rows: io.tuning.block_short_rows.unwrap_or(true) && block_short_rows_built(shape),
     })
 }
+
+/// Most taps per axis of the block shapes picked by default: the 6x6 shape (lanczos3) is
+/// built for forced runs, not yet timed.
+const MAX_DEFAULT_BLOCK_TAPS: u32 = 4;
 
 /// Fewest destination columns for which blocks are picked: a warp's 32 blocks then span one
 /// row pair (64 columns), so each of its window reads stays within two source rows.
