@@ -555,8 +555,9 @@ fn pool_splits_by_default_where_the_rule_says() {
     compare(&actual, gaps, &expected, DType::F32).unwrap_or_else(|e| panic!("{e}"));
 }
 
-/// The v20 channels-last rules pick what they say, and their picks match the reference: blocks
-/// for RGB upsampling (bicubic in every dtype, bilinear in half precision, not bilinear in f32),
+/// The v20 rules pick what they say, and their picks match the reference: blocks for RGB
+/// upsampling (bicubic in every dtype, bilinear in half precision, not bilinear in f32), the
+/// 6x6 blocks shape for lanczos3 upsampling with the bits of the tiles it replaces,
 /// and two passes for channel vectors where the widest rows' pairs reach 16 (f32) or 32 (half
 /// precision) in a growing gather over at least `PLANES_TARGET_UNITS` vectors (bicubic 2x up,
 /// C = 64, 128^2 -> 256^2), one pass below (f16 bicubic; the same call on a 64^2 source).
@@ -575,12 +576,12 @@ fn channels_last_rules_by_default() {
         ..Tuning::default()
     };
     // The bits of the default, of the strategy the rule names and of the one it passes over.
-    let check = |case: &Case, dtype: DType, chosen: Strategy, other: Strategy, picks: bool| {
+    let check_in = |layout: Layout, case: &Case, dtype: DType, chosen: Strategy, other: Strategy, picks: bool| {
         let plan = case.plan();
         let x = quantize(dtype, &random(plan.input.iter().product(), 31));
-        let source = upload(&client, &x, &plan.input, Layout::Nhwc, dtype);
+        let source = upload(&client, &x, &plan.input, layout, dtype);
         let run = |tuning: Tuning| {
-            let dst = poisoned(&client, &plan.output, Layout::Nhwc, dtype);
+            let dst = poisoned(&client, &plan.output, layout, dtype);
             interpolate(&client, case.config.mode, source.view(), dst.view(), &case.options().tuning(tuning)).expect("a valid call");
             dst
         };
@@ -598,6 +599,9 @@ fn channels_last_rules_by_default() {
         let (actual, gaps) = download(&client, &default);
         compare(&actual, gaps, &reference::forward(&x, &plan.input, &rows, &cols), dtype).unwrap_or_else(|e| panic!("{label}: {e}"));
     };
+    let check = |case: &Case, dtype: DType, chosen: Strategy, other: Strategy, picks: bool| {
+        check_in(Layout::Nhwc, case, dtype, chosen, other, picks)
+    };
     let rgb = |mode| Case {
         config: config(mode),
         geometry: sized("RGB 37x40 -> 81x93", [2, 3, 37, 40], 81, 93),
@@ -611,6 +615,17 @@ fn channels_last_rules_by_default() {
             (Strategy::Planes, true)
         };
         check(&rgb(interp_runtime::Mode::Bilinear), dtype, Strategy::Blocks, other, picks);
+    }
+    // The 6x6 blocks shape replaces tiles (lanczos3 upsampling, NCHW and channels-last RGB)
+    // with their bits: both sum `sum_a w_a (sum_b w_b x)` in tap order, so the rule moves time
+    // only. Each against one pass (products of weights), which shows the comparison can fail.
+    let lanczos = Case {
+        config: config(interp_runtime::Mode::Lanczos3),
+        geometry: sized("37x40 -> 81x93", [2, 5, 37, 40], 81, 93),
+    };
+    for (layout, case) in [(Layout::Nchw, &lanczos), (Layout::Nhwc, &rgb(interp_runtime::Mode::Lanczos3))] {
+        check_in(layout, case, DType::F32, Strategy::Blocks, Strategy::OnePass, true);
+        check_in(layout, case, DType::F32, Strategy::Tiled, Strategy::OnePass, true);
     }
     let features = |input: usize| Case {
         config: config(interp_runtime::Mode::Bicubic),

@@ -323,7 +323,7 @@ pub(super) fn channels_per_unit(io: &GatherIo, pixels: usize) -> u32 {
 }
 
 /// The blocks kernel where it applies: scalar layouts in f16, bf16 or f32 whose tables' widest
-/// rows are exactly one of `BLOCK_SHAPES` (2 or 4 taps per axis), unless the tuning forces
+/// rows are exactly one of `BLOCK_SHAPES` (2, 4 or 6 taps per axis), unless the tuning forces
 /// another strategy; by default where [`blocks_pay`].
 pub(super) fn blocks(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), vectorization: Vectorization) -> Option<PlanesLaunch> {
     let forced = io.tuning.strategy == Some(Strategy::Blocks);
@@ -339,7 +339,7 @@ pub(super) fn blocks(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), v
     }
     let narrow = |width: u64| u32::try_from(width).unwrap_or(u32::MAX);
     let shape = block_shape(narrow(widths.0), narrow(widths.1))?;
-    if !forced && (shape.0.max(shape.1) > MAX_DEFAULT_BLOCK_TAPS || !blocks_pay(io, widths, mean_taps)) {
+    if !forced && !blocks_pay(io, widths, mean_taps) {
         return None;
     }
     let block = BLOCK as usize;
@@ -350,10 +350,6 @@ pub(super) fn blocks(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), v
         short_rows: io.tuning.block_short_rows.unwrap_or(true) && block_short_rows_built(shape),
     })
 }
-
-/// Most taps per axis of the block shapes picked by default: the 6x6 shape (lanczos3) is
-/// built for forced runs, not yet timed.
-const MAX_DEFAULT_BLOCK_TAPS: u32 = 4;
 
 /// Fewest destination columns for which blocks are picked: a warp's 32 blocks then span one
 /// row pair (64 columns), so each of its window reads stays within two source rows.
@@ -371,7 +367,9 @@ const BLOCKS_MIN_FILL: f64 = 0.75;
 /// full (`BLOCKS_MIN_FILL`: the forward of bilinear and bicubic upsampling, the adjoints of
 /// antialiased downsampling), into destinations at least `BLOCKS_MIN_WIDTH` wide. Forward:
 /// bicubic up 2x 2.0-2.6x faster (any channel count), bilinear 1.1-1.5x; backward of
-/// antialiased downsampling 1.1-3x. Why it generalizes: a block shares its table entries and
+/// antialiased downsampling 1.1-3x. The 6x6 shape (H100, docs/PERFORMANCE.md v20): lanczos3
+/// up 2x 1.18x in f32, 1.05x in f16/bf16 (against tiles), the adjoints of lanczos3-aa
+/// downsampling 1.04-1.08x at 1.5x, 2.0-2.2x at 4x. Why it generalizes: a block shares its table entries and
 /// its source window over four pixels (bicubic: 25 reads for 4 outputs instead of 64), and
 /// since short rows (clamped edges, odd last rows) are read from the same window no warp
 /// splits between two paths. Outside the rule blocks lost: tables of mostly one-entry rows
@@ -395,16 +393,17 @@ fn blocks_pay(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64)) -> bool 
 /// ran a unit per pixel (planes, pixel strips). Bicubic (4x4) in every dtype: upsampling
 /// forward 1.6-2.4x (720p 2x and 4x, 224 -> 299, 256 -> 288), the adjoints of antialiased
 /// bicubic downsampling 2.1-2.4x (1080p, 4K, 4096^2, 512^2 at 2x-4.8x), 1.3-1.4x at 1.5x;
-/// 2x2 in f16 and bf16: bilinear-aa adjoints 1.5-1.6x, 224 -> 299 bilinear 1.2x. Not 2x2 in
-/// f32 (0.79-0.83x on the same five workloads): a block's twelve scattered 4-byte stores
-/// (lanes two pixels, 24 bytes, apart) for a 3x3 window; the 5x5 window of the 4x4 shape
-/// and the 2-byte stores of half precision carry them. Why it generalizes: as in NCHW, a
+/// 2x2 in f16 and bf16: bilinear-aa adjoints 1.5-1.6x, 224 -> 299 bilinear 1.2x; 6x6 (the
+/// adjoints of lanczos3-aa downsampling) 1.10x at 1.5x, 2.1-2.5x at 4x. Not 2x2 in f32
+/// (0.79-0.83x on the same five workloads): a block's twelve scattered 4-byte stores (lanes
+/// two pixels, 24 bytes, apart) for a 3x3 window; the larger windows of the 4x4 and 6x6
+/// shapes and the 2-byte stores of half precision carry them. Why it generalizes: as in NCHW, a
 /// block shares its table entries and its window over four pixels, and with few channels a
 /// warp's reads stay within a few lines of each source row.
 fn blocks_pay_channels_last(io: &GatherIo, widths: (u64, u64)) -> bool {
     let few_channels = io.dst_view.shape[1] * io.element_bytes() <= MAX_PLANES_PIXEL_BYTES;
     let both = io.src_view.channels_last() && io.dst_view.channels_last();
-    both && few_channels && (widths == (4, 4) || io.element_bytes() <= 2)
+    both && few_channels && (widths.0.min(widths.1) >= 4 || io.element_bytes() <= 2)
 }
 
 /// Whether the gather downsamples both axes by 2x or more: where the factored 8x8 planes
