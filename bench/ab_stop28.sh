@@ -12,26 +12,7 @@
 #           6x6 blocks shape on lanczos3.
 # Per-case lines in $OUT/<name>/versus.log even where a timeout cuts a part.
 set -uo pipefail
-OUT=${OUT:-gpu-out}
-mkdir -p "$OUT"
-[ -f .gpu/bin.tar.xz ] && [ ! -d .gpu/bin ] && tar -C .gpu -xJf .gpu/bin.tar.xz
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$OUT/gpu.txt"
-part() {
-    local seconds=$1 name=$2 only=$3 override=$4
-    mkdir -p "$OUT/$name"
-    timeout "$seconds" .gpu/bin/resample --workloads bench/workloads.json --only "$only" --versus "$override" \
-        --out "$OUT/$name" 2> "$OUT/$name/versus.log"
-    echo "== $name rc=$?" >> "$OUT/$name/versus.log"
-}
-# Keys (`name layout dtype mode`) of these workloads in the given layouts, every dtype; a key
-# the suite does not hold matches nothing.
-keys() {
-    local layouts=$1 modes=$2 name layout dtype mode list=''; shift 2
-    for name in "$@"; do for layout in $layouts; do for dtype in f32 f16 bf16; do for mode in $modes; do
-        list+="${list:+|}$name $layout $dtype $mode"
-    done; done; done; done
-    echo "$list"
-}
+source "$(dirname "$0")/ab_common.sh"
 up="$(keys nhwc 'bilinear bicubic' sr-720p-up2 sr-720p-up4 inception-224-to-299 timm-256-to-288 sr-features-c64-up2)"
 aa="$(keys nhwc 'bilinear-aa bicubic-aa' frames-1080p-to-224 frames-1080p-down2 frames-1080p-down8 frames-4k-down4 \
     clip-preprocess-224 sd-input-768-to-512 sr-lr-generation-down4 single-4096-to-1024)"

@@ -555,6 +555,22 @@ fn pool_splits_by_default_where_the_rule_says() {
     compare(&actual, gaps, &expected, DType::F32).unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// The configuration of `mode` without antialiasing, corner alignment or a border mode.
+fn plain_config(mode: interp_runtime::Mode) -> common::cases::Config {
+    configs()
+        .into_iter()
+        .find(|c| c.mode == mode && !c.antialias && !c.align_corners && c.border.is_none())
+        .expect("config")
+}
+
+/// The default tuning with `strategy` forced.
+fn forced_strategy(strategy: Strategy) -> Tuning {
+    Tuning {
+        strategy: Some(strategy),
+        ..Tuning::default()
+    }
+}
+
 /// The v20 rules pick what they say, and their picks match the reference: blocks for RGB
 /// upsampling (bicubic in every dtype, bilinear in half precision, not bilinear in f32), the
 /// 6x6 blocks shape for lanczos3 upsampling with the bits of the tiles it replaces,
@@ -565,16 +581,7 @@ fn pool_splits_by_default_where_the_rule_says() {
 fn channels_last_rules_by_default() {
     let client = client();
     let dtypes = dtypes(&client);
-    let config = |mode| {
-        configs()
-            .into_iter()
-            .find(|c| c.mode == mode && !c.antialias && !c.align_corners && c.border.is_none())
-            .expect("config")
-    };
-    let forced = |strategy| Tuning {
-        strategy: Some(strategy),
-        ..Tuning::default()
-    };
+    let (config, forced) = (plain_config, forced_strategy);
     // The bits of the default, of the strategy the rule names and of the one it passes over.
     let check_in = |layout: Layout, case: &Case, dtype: DType, chosen: Strategy, other: Strategy, picks: bool| {
         let plan = case.plan();
@@ -830,16 +837,7 @@ fn blocks_by_default_where_the_rule_says() {
 #[test]
 fn cells_by_default_where_the_rule_says() {
     let client = client();
-    let config = |mode| {
-        configs()
-            .into_iter()
-            .find(|c| c.mode == mode && !c.antialias && !c.align_corners && c.border.is_none())
-            .expect("config")
-    };
-    let forced = |strategy| Tuning {
-        strategy: Some(strategy),
-        ..Tuning::default()
-    };
+    let (config, forced) = (plain_config, forced_strategy);
     // (case, whether the default runs cells)
     let cases = [
         (

@@ -1,0 +1,26 @@
+# Sourced by the A/B scripts (bench/ab_small.sh, bench/ab_stop28.sh) on the GPU machine: unpacks
+# the bundle, records the card, and defines
+#   part SECONDS NAME ONLY OVERRIDE  the cases matching ONLY under the default and OVERRIDE,
+#                                    interleaved; per-case lines in $OUT/NAME/versus.log even
+#                                    where the timeout cuts the part;
+#   keys LAYOUTS MODES NAME...       the case keys (`name layout dtype mode`) of these workloads
+#                                    in LAYOUTS and MODES, every dtype, joined by `|` (a key the
+#                                    suite does not hold matches nothing).
+OUT=${OUT:-gpu-out}
+mkdir -p "$OUT"
+[ -f .gpu/bin.tar.xz ] && [ ! -d .gpu/bin ] && tar -C .gpu -xJf .gpu/bin.tar.xz
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$OUT/gpu.txt"
+part() {
+    local seconds=$1 name=$2 only=$3 override=$4
+    mkdir -p "$OUT/$name"
+    timeout "$seconds" .gpu/bin/resample --workloads bench/workloads.json --only "$only" --versus "$override" \
+        --out "$OUT/$name" 2> "$OUT/$name/versus.log"
+    echo "== $name rc=$?" >> "$OUT/$name/versus.log"
+}
+keys() {
+    local layouts=$1 modes=$2 name layout dtype mode list=''; shift 2
+    for name in "$@"; do for layout in $layouts; do for dtype in f32 f16 bf16; do for mode in $modes; do
+        list+="${list:+|}$name $layout $dtype $mode"
+    done; done; done; done
+    echo "$list"
+}
