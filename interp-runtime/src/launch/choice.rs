@@ -161,7 +161,9 @@ fn passes_pay_with_channel_vectors(io: &GatherIo, widths: (u64, u64), vector: us
     let acc = io.dst_dtype.accumulator().size();
     let pairs = base * acc.div_ceil(io.element_bytes()) as u64;
     let vectors = n * c * dst_h * dst_w / vector.max(1);
-    widths.0.saturating_mul(widths.1) >= pairs && vectors >= PLANES_TARGET_UNITS
+    // Both axes weighted: a one-axis resize's second pass would only copy.
+    let both_axes = widths.0 > 1 && widths.1 > 1;
+    both_axes && widths.0.saturating_mul(widths.1) >= pairs && vectors >= PLANES_TARGET_UNITS
 }
 
 /// Units a planes launch aims for: an H200 holds about 270 thousand resident units (132 SMs x
