@@ -2,7 +2,8 @@
 # the bundle, records the card, and defines
 #   part SECONDS NAME ONLY OVERRIDE  the cases matching ONLY under the default and OVERRIDE,
 #                                    interleaved; per-case lines in $OUT/NAME/versus.log even
-#                                    where the timeout cuts the part;
+#                                    where the timeout cuts the part; the bench binary is
+#                                    $RESAMPLE (default .gpu/bin/resample);
 #   keys LAYOUTS MODES NAME...       the case keys (`name layout dtype mode`) of these workloads
 #                                    in LAYOUTS and MODES, every dtype, joined by `|` (a key the
 #                                    suite does not hold matches nothing).
@@ -13,7 +14,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$OUT/gpu.txt
 part() {
     local seconds=$1 name=$2 only=$3 override=$4
     mkdir -p "$OUT/$name"
-    timeout "$seconds" .gpu/bin/resample --workloads bench/workloads.json --only "$only" --versus "$override" \
+    timeout "$seconds" "${RESAMPLE:-.gpu/bin/resample}" --workloads bench/workloads.json --only "$only" --versus "$override" \
         --out "$OUT/$name" 2> "$OUT/$name/versus.log"
     echo "== $name rc=$?" >> "$OUT/$name/versus.log"
 }

@@ -6,12 +6,12 @@
 use cubecl::prelude::*;
 
 use crate::gather::{
-    block_short_rows_built, cell_vector, pool_partials_channels, pool_totals_channels, separable_gather, separable_gather_along_width,
-    separable_gather_blocks, separable_gather_cell_edges, separable_gather_cells, separable_gather_pixel_strips, separable_gather_planes,
-    separable_gather_runs, separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled,
-    team_vector_lanes, AxisTableCompilationArg, CellEdgesCompilationArg, CellRunCompilationArg, CellShape, GatherLayoutCompilationArg,
-    Sequence4CompilationArg, BLOCK_SHAPES, CELL_SHAPES, CHANNEL_STRIPS, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES, POOL_LANES, POOL_WARPS,
-    RUN_VECTORS, STRIP_FIXED_TAPS, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
+    cell_vector, pool_partials_channels, pool_totals_channels, separable_gather, separable_gather_along_width, separable_gather_blocks,
+    separable_gather_cell_edges, separable_gather_cells, separable_gather_pixel_strips, separable_gather_planes, separable_gather_runs,
+    separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, team_vector_lanes,
+    AxisTableCompilationArg, BlockInteriorCompilationArg, CellEdgesCompilationArg, CellRunCompilationArg, CellShape,
+    GatherLayoutCompilationArg, Sequence4CompilationArg, BLOCK_SHAPES, CELL_SHAPES, CHANNEL_STRIPS, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES,
+    POOL_LANES, POOL_WARPS, RUN_VECTORS, STRIP_FIXED_TAPS, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
 };
 use crate::UNITS_PER_CUBE;
 
@@ -149,13 +149,22 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
     let f32_sums = A::as_type_native_unchecked().size() == 4;
     let into_half = FS::as_type_native_unchecked().size() == 4 && FD::as_type_native_unchecked().size() == 2;
     for (row_taps, col_taps) in BLOCK_SHAPES.into_iter().filter(|_| f32_sums && (own_type || into_half)) {
-        for short_rows in [false, true]
-            .into_iter()
-            .filter(|&short| !short || block_short_rows_built((row_taps, col_taps)))
-        {
+        for short_rows in [false, true] {
             let rows = if short_rows { " short-rows" } else { "" };
-            let definition =
-                define!(separable_gather_blocks::SeparableGatherBlocks<FS, FD, A, R>, line(), (), row_taps, col_taps, short_rows);
+            let definition = define!(
+                separable_gather_blocks::SeparableGatherBlocks<FS, FD, A, R>,
+                line(),
+                BlockInteriorCompilationArg {
+                    top: (),
+                    bottom: (),
+                    left: (),
+                    right: ()
+                },
+                (),
+                row_taps,
+                col_taps,
+                short_rows
+            );
             push(format!("gather {types} blocks {row_taps}x{col_taps}{rows}"), definition);
         }
     }

@@ -228,6 +228,10 @@ pub struct Tuning {
     /// skipped, instead of summing those blocks' outputs from the tables (default: yes, 1.1-2.6x
     /// faster on the H200: docs/PERFORMANCE.md v14; the same bits either way).
     pub block_short_rows: Option<bool>,
+    /// Whether the blocks kernel's short-rows variant runs its window's sums without per-tap
+    /// guards in warps whose blocks are all full (default: see `launch::block_interior`); with
+    /// `false` every warp sums with the guards (the same bits either way).
+    pub block_unguarded: Option<bool>,
     /// Pixels per unit of one-pass gathers of channel vectors (channels-last, the runtime's
     /// widest vectors, a call's own dtype in and out): 2 or 4 (other values, e.g. 1: one pixel
     /// per unit). Default: the measured rule of docs/PERFORMANCE.md v18 (nearest forward,

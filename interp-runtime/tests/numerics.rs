@@ -650,7 +650,9 @@ fn channels_last_rules_by_default() {
 /// corners) take its per-output sums: 2x, 4x and 1.33x (224 -> 299's ratio), odd sizes both
 /// ways, one axis shrinking (every block per output), and three channels per unit over five
 /// channels (a partial group); scalar units in channels-last too; both variants (short rows
-/// from the window, the default, or summed per output from the tables).
+/// from the window, the default, or summed per output from the tables). The larger odd
+/// upsample holds warps wholly inside the box of full blocks (unguarded sums) beside warps
+/// holding edge blocks (guarded sums for all their blocks).
 #[test]
 fn blocks_share_windows() {
     let geometries = [
@@ -659,6 +661,7 @@ fn blocks_share_windows() {
         sized("9x12 -> 12x16", [1, 5, 9, 12], 12, 16),
         sized("6x5 -> 13x11", [1, 5, 6, 5], 13, 11),
         sized("6x12 -> 12x5", [1, 2, 6, 12], 12, 5),
+        sized("21x30 -> 41x75", [2, 5, 21, 30], 41, 75),
     ];
     let tuning = Tuning {
         strategy: Some(Strategy::Blocks),

@@ -3,6 +3,8 @@
 
 use cubecl::prelude::*;
 
+use super::block_grid::{warp_inside, BlockInterior};
+use super::block_window::{shared_window_sums, unguarded_inside};
 use super::{first_slot, grid_position, table_slot, tap_step, AxisTable, GatherLayout};
 
 /// Destination pixels per unit along each axis of [`separable_gather_blocks()`].
@@ -13,13 +15,6 @@ pub const BLOCK: u32 = 2;
 /// rows are exactly the shape's: then its inner rows are full and the window holds them.
 pub const BLOCK_SHAPES: [(u32, u32); 3] = [(2, 2), (4, 4), (6, 6)];
 
-/// Whether the kernel of `shape` is built with `short_rows` (see [`separable_gather_blocks()`]):
-/// not for 6x6, whose short-rows variant holds 80 registers and spills 8 bytes in f32 sums
-/// (`cargo xtask kernels`); its edge blocks sum per output from the tables.
-pub fn block_short_rows_built(shape: (u32, u32)) -> bool {
-    shape.0.max(shape.1) <= 4
-}
-
 /// The shape of [`BLOCK_SHAPES`] whose taps are exactly `row_width` and `col_width`.
 pub fn block_shape(row_width: u32, col_width: u32) -> Option<(u32, u32)> {
     BLOCK_SHAPES.iter().copied().find(|&shape| shape == (row_width, col_width))
@@ -27,19 +22,22 @@ pub fn block_shape(row_width: u32, col_width: u32) -> Option<(u32, u32)> {
 
 /// Two neighbouring destination indices `o`, `o + 1` along one axis, as the block reads them.
 #[derive(CubeType)]
-struct BlockAxis {
+pub(super) struct BlockAxis {
     /// First source index of the window: `o`'s first tap (or `o + 1`'s when `o` has none).
-    first: u32,
+    pub first: u32,
     /// Whether `o + 1`'s taps start one index further (else at the same index).
-    shifted: bool,
+    pub shifted: bool,
     /// Whether the `taps + 1` window from `first` holds both rows: each row's entries are
     /// consecutive indices (`taps` of them, or with `short_rows` at most `taps`), the second
     /// row starts at the first's index or one further, and without `short_rows` `o + 1` exists.
-    shared: bool,
+    pub shared: bool,
+    /// Whether it holds both rows full: `shared`, `o + 1` exists and both rows hold `taps`
+    /// entries (the window's sums need no guards).
+    pub full: bool,
     /// Entries of `o`'s and `o + 1`'s rows (`taps` each without `short_rows`; 0 for an
     /// `o + 1` past the axis).
-    count: u32,
-    next_count: u32,
+    pub count: u32,
+    pub next_count: u32,
 }
 
 /// Loads rows `o` and `o + 1` of `table` (`len` rows): their weights into `weights` (`o`'s
@@ -70,6 +68,7 @@ fn block_axis(
         first,
         shifted: next_first == first + 1,
         shared: false,
+        full: false,
         count: taps,
         next_count: taps,
     };
@@ -86,25 +85,15 @@ fn block_axis(
         axis.shared = consecutive && next_consecutive && (count == 0 || next_count == 0 || steps);
         axis.count = count;
         axis.next_count = next_count;
+        axis.full = axis.shared && count == taps && next_count == taps;
     } else {
         let full = count == taps && table.index[(slots + (taps - 1) * step) as usize] == first + taps - 1;
         let next_full =
             table.count[next as usize] == taps && table.index[(next_slots + (taps - 1) * step) as usize] == next_first + taps - 1;
         axis.shared = o + 1 < len && full && next_full && steps;
+        axis.full = axis.shared;
     }
     axis
-}
-
-/// `acc + value * weight`, or with `guarded` `acc` for a tap at or past `count` (a short
-/// row's end: the window position it would read is not the row's).
-#[cube]
-fn add_tap<A: Float>(acc: A, value: A, weight: A, tap: u32, count: u32, #[comptime] guarded: bool) -> A {
-    let sum = acc + value * weight;
-    if comptime!(guarded) {
-        select(tap < count, sum, acc)
-    } else {
-        sum
-    }
 }
 
 /// `dst[n, c, p, q] = sum_a rows.weight[p, a] * sum_b cols.weight[q, b] * src[n, c, rows.index[p, a], cols.index[q, b]]`
@@ -116,23 +105,29 @@ fn add_tap<A: Float>(acc: A, value: A, weight: A, tap: u32, count: u32, #[compti
 /// `4 row_taps col_taps` (bicubic: 25 against 64), and their table entries are loaded once
 /// for all channels. Each window row is summed along the width for the block's two columns,
 /// then the rows along the height (`sum_a w_a (sum_b w_b x)`, the factored order of the
-/// tiles and the factored planes shape). Where the window does not hold the block (the
-/// edges, where clamped taps merge; an axis that shrinks; an odd last row or column) the unit
-/// sums each output's taps from the tables, in the same order: the same bits as the shared
-/// window for every row it could have served. With `short_rows` the shared window also serves
-/// rows of fewer consecutive entries (the edges, an absent last row or column), each tap past
-/// a row's count skipped: only rows with gaps or axes that shrink take the per-output sums.
+/// tiles and the factored planes shape). Where the window does not hold the block's rows full
+/// (the edges, where clamped taps merge; an axis that shrinks; an odd last row or column) the
+/// unit sums each output's taps from the tables, in the same order: the same bits as the
+/// shared window for every row it could have served. With `short_rows` the shared window also
+/// serves rows of fewer consecutive entries (the edges, an absent last row or column), each
+/// tap past a row's count skipped by a guard: only rows with gaps or axes that shrink take the
+/// per-output sums.
+///
+/// With `short_rows`, full blocks take the unguarded sums only in warps wholly inside
+/// `interior` (see [`warp_inside`]): a warp then runs one path.
 ///
 /// Grid: `ceil(width / 2) * ceil(height / 2) * batch * ceil(channels / planes)` units, block
 /// columns fastest. Scalar elements, strides in elements.
 #[allow(clippy::manual_div_ceil)]
 #[cube(launch_unchecked)]
+#[allow(clippy::too_many_arguments)]
 pub fn separable_gather_blocks<FS: Float, FD: Float, A: Float>(
     src: &Array<FS>,
     dst: &mut Array<FD>,
     rows: &AxisTable,
     cols: &AxisTable,
     layout: GatherLayout,
+    interior: BlockInterior,
     planes: u32,
     #[comptime] row_taps: u32,
     #[comptime] col_taps: u32,
@@ -154,7 +149,54 @@ pub fn separable_gather_blocks<FS: Float, FD: Float, A: Float>(
     let mut col_weight = Array::<f32>::new((2 * col_taps) as usize);
     let y = block_axis(rows, p, layout.height, &mut row_weight, row_taps, short_rows);
     let x = block_axis(cols, q, layout.width, &mut col_weight, col_taps, short_rows);
-    if y.shared && x.shared {
+    let full = y.full && x.full;
+    if comptime!(short_rows) {
+        // Unguarded only in warps wholly inside the full box: a warp holding an edge block
+        // runs the guarded sums for all its blocks, so that none runs both.
+        let mut unguarded = false;
+        if comptime!(unguarded_inside((row_taps, col_taps))) {
+            unguarded = full && warp_inside(unit, block.p, block.q, interior);
+        }
+        if unguarded {
+            shared_window_sums::<FS, FD, A>(
+                src,
+                dst,
+                layout,
+                n,
+                p,
+                q,
+                first,
+                end,
+                y,
+                x,
+                &row_weight,
+                &col_weight,
+                row_taps,
+                col_taps,
+                false,
+            );
+        } else if y.shared && x.shared {
+            shared_window_sums::<FS, FD, A>(
+                src,
+                dst,
+                layout,
+                n,
+                p,
+                q,
+                first,
+                end,
+                y,
+                x,
+                &row_weight,
+                &col_weight,
+                row_taps,
+                col_taps,
+                true,
+            );
+        } else {
+            block_table_sums::<FS, FD, A>(src, dst, rows, cols, layout, n, p, q, first, end, row_taps, col_taps);
+        }
+    } else if full {
         shared_window_sums::<FS, FD, A>(
             src,
             dst,
@@ -170,135 +212,39 @@ pub fn separable_gather_blocks<FS: Float, FD: Float, A: Float>(
             &col_weight,
             row_taps,
             col_taps,
-            short_rows,
+            false,
         );
     } else {
-        for k in 0..BLOCK * BLOCK {
-            let (pp, qq) = (p + k / BLOCK, q + k % BLOCK);
-            if pp < layout.height && qq < layout.width {
-                for c in first..end {
-                    table_sum::<FS, FD, A>(src, dst, rows, cols, layout, n, c, pp, qq, row_taps, col_taps);
-                }
-            }
-        }
+        block_table_sums::<FS, FD, A>(src, dst, rows, cols, layout, n, p, q, first, end, row_taps, col_taps);
     }
 }
 
-/// The block's four outputs for channels `first..end` from the shared window.
+/// The block's outputs (those inside the destination) for channels `first..end`, each summed
+/// from its table rows.
 #[cube]
 #[allow(clippy::too_many_arguments)]
-fn shared_window_sums<FS: Float, FD: Float, A: Float>(
+fn block_table_sums<FS: Float, FD: Float, A: Float>(
     src: &Array<FS>,
     dst: &mut Array<FD>,
+    rows: &AxisTable,
+    cols: &AxisTable,
     layout: GatherLayout,
     n: u32,
     p: u32,
     q: u32,
     first: u32,
     end: u32,
-    y: BlockAxis,
-    x: BlockAxis,
-    row_weight: &Array<f32>,
-    col_weight: &Array<f32>,
     #[comptime] row_taps: u32,
     #[comptime] col_taps: u32,
-    #[comptime] short_rows: bool,
 ) {
-    let s = layout.src_strides;
-    let d = layout.dst_strides;
-    // Window offsets; past the last index the block uses (`taps - 1`, or `taps` when the second
-    // output's taps start further) the last one again, so that no read leaves the source.
-    let mut row_last = row_taps - 1 + select(y.shifted, 1u32, 0u32);
-    let mut col_last = col_taps - 1 + select(x.shifted, 1u32, 0u32);
-    if comptime!(short_rows) {
-        row_last = window_last(&y);
-        col_last = window_last(&x);
-    }
-    let mut row_offset = Array::<u32>::new((row_taps + 1) as usize);
-    let mut col_offset = Array::<u32>::new((col_taps + 1) as usize);
-    #[unroll]
-    for i in 0..row_taps + 1 {
-        row_offset[i as usize] = (y.first + u32::min(i, row_last)) * s.h;
-    }
-    #[unroll]
-    for j in 0..col_taps + 1 {
-        col_offset[j as usize] = (x.first + u32::min(j, col_last)) * s.w;
-    }
-    let out = n * d.n + p * d.h + q * d.w;
-    for c in first..end {
-        let base = n * s.n + c * s.c;
-        // Each window row summed along the width for the block's left and right column.
-        let mut left = Array::<A>::new((row_taps + 1) as usize);
-        let mut right = Array::<A>::new((row_taps + 1) as usize);
-        #[unroll]
-        for i in 0..row_taps + 1 {
-            let row_base = base + row_offset[i as usize];
-            let mut window = Array::<A>::new((col_taps + 1) as usize);
-            #[unroll]
-            for j in 0..col_taps + 1 {
-                window[j as usize] = A::cast_from(src[(row_base + col_offset[j as usize]) as usize]);
+    for k in 0..BLOCK * BLOCK {
+        let (pp, qq) = (p + k / BLOCK, q + k % BLOCK);
+        if pp < layout.height && qq < layout.width {
+            for c in first..end {
+                table_sum::<FS, FD, A>(src, dst, rows, cols, layout, n, c, pp, qq, row_taps, col_taps);
             }
-            let mut l = A::from_int(0);
-            let mut r = A::from_int(0);
-            #[unroll]
-            for b in 0..col_taps {
-                l = add_tap::<A>(l, window[b as usize], A::cast_from(col_weight[b as usize]), b, x.count, short_rows);
-                let value = select(x.shifted, window[(b + 1) as usize], window[b as usize]);
-                r = add_tap::<A>(
-                    r,
-                    value,
-                    A::cast_from(col_weight[(col_taps + b) as usize]),
-                    b,
-                    x.next_count,
-                    short_rows,
-                );
-            }
-            left[i as usize] = l;
-            right[i as usize] = r;
-        }
-        let mut top_left = A::from_int(0);
-        let mut top_right = A::from_int(0);
-        let mut bottom_left = A::from_int(0);
-        let mut bottom_right = A::from_int(0);
-        #[unroll]
-        for a in 0..row_taps {
-            let (upper, lower) = (
-                A::cast_from(row_weight[a as usize]),
-                A::cast_from(row_weight[(row_taps + a) as usize]),
-            );
-            top_left = add_tap::<A>(top_left, left[a as usize], upper, a, y.count, short_rows);
-            top_right = add_tap::<A>(top_right, right[a as usize], upper, a, y.count, short_rows);
-            // The second row's taps: the window rows from one further when it is shifted.
-            let below_left = select(y.shifted, left[(a + 1) as usize], left[a as usize]);
-            let below_right = select(y.shifted, right[(a + 1) as usize], right[a as usize]);
-            bottom_left = add_tap::<A>(bottom_left, below_left, lower, a, y.next_count, short_rows);
-            bottom_right = add_tap::<A>(bottom_right, below_right, lower, a, y.next_count, short_rows);
-        }
-        let at = out + c * d.c;
-        dst[at as usize] = FD::cast_from(top_left);
-        if comptime!(short_rows) {
-            // An odd last column or row has no second output.
-            if q + 1 < layout.width {
-                dst[(at + d.w) as usize] = FD::cast_from(top_right);
-            }
-            if p + 1 < layout.height {
-                dst[(at + d.h) as usize] = FD::cast_from(bottom_left);
-                if q + 1 < layout.width {
-                    dst[(at + d.h + d.w) as usize] = FD::cast_from(bottom_right);
-                }
-            }
-        } else {
-            dst[(at + d.w) as usize] = FD::cast_from(top_right);
-            dst[(at + d.h) as usize] = FD::cast_from(bottom_left);
-            dst[(at + d.h + d.w) as usize] = FD::cast_from(bottom_right);
         }
     }
-}
-
-/// The last window position either output of `axis` reads (at least 0).
-#[cube]
-fn window_last(axis: &BlockAxis) -> u32 {
-    u32::max(u32::max(axis.count, select(axis.shifted, 1u32, 0u32) + axis.next_count), 1) - 1
 }
 
 /// One output `(n, c, p, q)` summed from its table rows and stored (see [`table_value`]).

@@ -9,6 +9,8 @@
 
 use cubecl::prelude::*;
 
+mod block_grid;
+mod block_window;
 mod blocks;
 mod cells;
 mod pixel_strips;
@@ -23,7 +25,8 @@ mod width;
 
 use sum::{blocks_of, plain_sum, CompensatedSum};
 
-pub use blocks::{block_shape, block_short_rows_built, separable_gather_blocks, BLOCK, BLOCK_SHAPES};
+pub use block_grid::{BlockInterior, BlockInteriorCompilationArg, BlockInteriorLaunch};
+pub use blocks::{block_shape, separable_gather_blocks, BLOCK, BLOCK_SHAPES};
 pub use cells::{
     cell_shape, cell_vector, separable_gather_cell_edges, separable_gather_cells, CellEdges, CellEdgesCompilationArg, CellEdgesLaunch,
     CellRun, CellRunCompilationArg, CellRunLaunch, CellShape, CELL_SHAPES,

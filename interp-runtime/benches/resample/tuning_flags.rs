@@ -14,7 +14,8 @@ pub const VALUED: [&str; 7] = [
     "pool-splits",
 ];
 
-/// `tuning` with the override `name` set from `value` (`block-full-rows` takes none); Err names
+/// `tuning` with the override `name` set from `value` (`block-full-rows` and `block-guarded`
+/// take none); Err names
 /// what was wrong.
 pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String> {
     let number = |what: &str| {
@@ -36,6 +37,7 @@ pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String
         "channel-strip" => tuning.channel_strip = Some(number(name)?),
         "pool-splits" => tuning.pool_splits = Some(number(name)?),
         "block-full-rows" => tuning.block_short_rows = Some(false),
+        "block-guarded" => tuning.block_unguarded = Some(false),
         "volume-product" => {
             tuning.volume_product = Some(match value {
                 "on" => true,

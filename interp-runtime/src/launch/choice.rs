@@ -6,8 +6,7 @@
 
 use cubecl::prelude::*;
 use interp_kernels::gather::{
-    block_shape, block_short_rows_built, plane_shape, plane_shape_factored, BLOCK, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TILE_H,
-    TILE_SOURCE_ROWS, TILE_W,
+    block_shape, plane_shape, plane_shape_factored, BLOCK, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TILE_H, TILE_SOURCE_ROWS, TILE_W,
 };
 
 use super::io::GatherIo;
@@ -349,7 +348,7 @@ pub(super) fn blocks(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), v
         shape,
         planes: channels_per_unit(io, block * block),
         block: true,
-        short_rows: io.tuning.block_short_rows.unwrap_or(true) && block_short_rows_built(shape),
+        short_rows: io.tuning.block_short_rows.unwrap_or(true),
     })
 }
 

@@ -11,6 +11,7 @@ use interp_kernels::gather::{
 };
 
 use super::args::{dispatch_dtypes, extent, layout_arg, scalar_arrays, scalar_layout, vector_strides};
+use super::block_interior::block_interior;
 use super::cells::{cells, CellsLaunch};
 use super::channel_strips::channel_strips;
 use super::choice::{
@@ -229,6 +230,7 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
         let (src, dst) = scalar_arrays(io);
         // Tap-major tables for the planes kernel, row-major for the blocks kernel (each
         // kernel's compiled layout).
+        let (rows_table, cols_table) = (rows, cols);
         let (rows, cols) = (rows.arg(!launch.block), cols.arg(!launch.block));
         let (planes, (row_taps, col_taps)) = (launch.planes, launch.shape);
         macro_rules! launch {
@@ -243,6 +245,7 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
                         rows,
                         cols,
                         layout,
+                        block_interior(rows_table, cols_table, io.tuning.block_unguarded.unwrap_or(true)),
                         planes,
                         row_taps,
                         col_taps,

@@ -8,6 +8,7 @@
 //! dispatch: `args`).
 
 mod args;
+mod block_interior;
 mod cells;
 mod channel_strips;
 mod choice;

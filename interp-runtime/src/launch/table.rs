@@ -6,6 +6,7 @@ use cubecl::prelude::*;
 use cubecl::server::Handle;
 use interp_kernels::gather::AxisTableLaunch;
 
+use super::block_interior::window_blocks;
 use super::repeats::{regular_cells, Cells};
 use crate::error::InterpError;
 use crate::method::Rule;
@@ -83,6 +84,7 @@ pub(crate) struct HostTable {
     uniform_taps: bool,
     window_alignment: u32,
     cells: Option<Cells>,
+    window_blocks: (u32, u32),
 }
 
 impl HostTable {
@@ -102,6 +104,7 @@ impl HostTable {
             weight[at..at + span.len()].copy_from_slice(&taps.weight[span.clone()]);
             *row_count = span.len() as u32;
         }
+        let window_blocks = window_blocks(&index, &count, width);
         Ok(Self {
             index,
             weight,
@@ -114,6 +117,7 @@ impl HostTable {
             uniform_taps: taps.uniform_contiguous(),
             window_alignment: taps.window_alignment(),
             cells: regular_cells(taps, src_len),
+            window_blocks,
         })
     }
 
@@ -151,6 +155,7 @@ impl HostTable {
             uniform_taps: self.uniform_taps,
             window_alignment: self.window_alignment,
             cells: self.cells,
+            window_blocks: self.window_blocks,
         }
     }
 }
@@ -220,6 +225,8 @@ pub(crate) struct DeviceTable {
     pub(super) window_alignment: u32,
     /// How the table repeats, if it does (`repeats::regular_cells`).
     pub(super) cells: Option<Cells>,
+    /// The blocks the blocks kernel reads from its window (`block_interior::window_blocks`).
+    pub(super) window_blocks: (u32, u32),
 }
 
 impl DeviceTable {
@@ -278,6 +285,8 @@ impl DeviceTable {
             uniform_taps: true,
             window_alignment: 1,
             cells: None,
+            // Every pair of identity rows steps by one index: all blocks.
+            window_blocks: (0, (len / 2) as u32),
         }
     }
 }
