@@ -73,24 +73,10 @@ fn window_sums_streamed<FS: Float, FD: Float, A: Float>(
 ) {
     let s = layout.src_strides;
     let d = layout.dst_strides;
-    // Window offsets; past the last index the block uses (`taps - 1`, or `taps` when the second
-    // output's taps start further) the last one again, so that no read leaves the source.
-    let mut row_last = row_taps - 1 + select(y.shifted, 1u32, 0u32);
-    let mut col_last = col_taps - 1 + select(x.shifted, 1u32, 0u32);
-    if comptime!(guarded) {
-        row_last = window_last(&y);
-        col_last = window_last(&x);
-    }
     let mut row_offset = Array::<u32>::new((row_taps + 1) as usize);
     let mut col_offset = Array::<u32>::new((col_taps + 1) as usize);
-    #[unroll]
-    for i in 0..row_taps + 1 {
-        row_offset[i as usize] = (y.first + u32::min(i, row_last)) * s.h;
-    }
-    #[unroll]
-    for j in 0..col_taps + 1 {
-        col_offset[j as usize] = (x.first + u32::min(j, col_last)) * s.w;
-    }
+    window_offsets(&y, s.h, &mut row_offset, row_taps, guarded);
+    window_offsets(&x, s.w, &mut col_offset, col_taps, guarded);
     // The second output's weights by window position (`taps + 1`: its taps start one further
     // when shifted), so that each window value is multiplied where it stands, and whether a
     // position holds one of its taps (the ends hold one only shifted, or only not).
@@ -142,24 +128,69 @@ fn window_sums_streamed<FS: Float, FD: Float, A: Float>(
             bottom_left = add_tap::<A>(bottom_left, l, lower, below, true);
             bottom_right = add_tap::<A>(bottom_right, r, lower, below, true);
         }
-        let at = out + c * d.c;
-        dst[at as usize] = FD::cast_from(top_left);
-        if comptime!(guarded) {
-            // An odd last column or row has no second output.
-            if q + 1 < layout.width {
-                dst[(at + d.w) as usize] = FD::cast_from(top_right);
-            }
-            if p + 1 < layout.height {
-                dst[(at + d.h) as usize] = FD::cast_from(bottom_left);
-                if q + 1 < layout.width {
-                    dst[(at + d.h + d.w) as usize] = FD::cast_from(bottom_right);
-                }
-            }
-        } else {
-            dst[(at + d.w) as usize] = FD::cast_from(top_right);
-            dst[(at + d.h) as usize] = FD::cast_from(bottom_left);
-            dst[(at + d.h + d.w) as usize] = FD::cast_from(bottom_right);
+        let block = BlockSums::<A> {
+            top_left,
+            top_right,
+            bottom_left,
+            bottom_right,
+        };
+        store_block::<FD, A>(dst, layout, out + c * d.c, p, q, block, guarded);
+    }
+}
+
+/// The source offsets (along one axis, `stride` apart) of the window's `taps + 1` positions;
+/// past the last index the block uses (`taps - 1`, or `taps` when the second output's taps
+/// start further; with `guarded` the last of its rows' counts) the last one again, so that
+/// no read leaves the source.
+#[cube]
+fn window_offsets(axis: &BlockAxis, stride: u32, offsets: &mut Array<u32>, #[comptime] taps: u32, #[comptime] guarded: bool) {
+    let mut last = taps - 1 + select(axis.shifted, 1u32, 0u32);
+    if comptime!(guarded) {
+        last = window_last(axis);
+    }
+    #[unroll]
+    for i in 0..taps + 1 {
+        offsets[i as usize] = (axis.first + u32::min(i, last)) * stride;
+    }
+}
+
+/// A block's four sums.
+#[derive(CubeType)]
+struct BlockSums<A: Float> {
+    top_left: A,
+    top_right: A,
+    bottom_left: A,
+    bottom_right: A,
+}
+
+/// Stores a block's sums from destination offset `at` (its top left output `(p, q)`); with
+/// `guarded` not those past the destination (an odd last column or row).
+#[cube]
+fn store_block<FD: Float, A: Float>(
+    dst: &mut Array<FD>,
+    layout: GatherLayout,
+    at: u32,
+    p: u32,
+    q: u32,
+    sums: BlockSums<A>,
+    #[comptime] guarded: bool,
+) {
+    let d = layout.dst_strides;
+    dst[at as usize] = FD::cast_from(sums.top_left);
+    if comptime!(guarded) {
+        if q + 1 < layout.width {
+            dst[(at + d.w) as usize] = FD::cast_from(sums.top_right);
         }
+        if p + 1 < layout.height {
+            dst[(at + d.h) as usize] = FD::cast_from(sums.bottom_left);
+            if q + 1 < layout.width {
+                dst[(at + d.h + d.w) as usize] = FD::cast_from(sums.bottom_right);
+            }
+        }
+    } else {
+        dst[(at + d.w) as usize] = FD::cast_from(sums.top_right);
+        dst[(at + d.h) as usize] = FD::cast_from(sums.bottom_left);
+        dst[(at + d.h + d.w) as usize] = FD::cast_from(sums.bottom_right);
     }
 }
 
@@ -226,24 +257,10 @@ fn window_sums_by_rows<FS: Float, FD: Float, A: Float>(
 ) {
     let s = layout.src_strides;
     let d = layout.dst_strides;
-    // Window offsets; past the last index the block uses (`taps - 1`, or `taps` when the second
-    // output's taps start further) the last one again, so that no read leaves the source.
-    let mut row_last = row_taps - 1 + select(y.shifted, 1u32, 0u32);
-    let mut col_last = col_taps - 1 + select(x.shifted, 1u32, 0u32);
-    if comptime!(guarded) {
-        row_last = window_last(&y);
-        col_last = window_last(&x);
-    }
     let mut row_offset = Array::<u32>::new((row_taps + 1) as usize);
     let mut col_offset = Array::<u32>::new((col_taps + 1) as usize);
-    #[unroll]
-    for i in 0..row_taps + 1 {
-        row_offset[i as usize] = (y.first + u32::min(i, row_last)) * s.h;
-    }
-    #[unroll]
-    for j in 0..col_taps + 1 {
-        col_offset[j as usize] = (x.first + u32::min(j, col_last)) * s.w;
-    }
+    window_offsets(&y, s.h, &mut row_offset, row_taps, guarded);
+    window_offsets(&x, s.w, &mut col_offset, col_taps, guarded);
     let out = n * d.n + p * d.h + q * d.w;
     for c in first..end {
         let base = n * s.n + c * s.c;
@@ -288,24 +305,13 @@ fn window_sums_by_rows<FS: Float, FD: Float, A: Float>(
             bottom_left = add_tap::<A>(bottom_left, below_left, lower, a < y.next_count, guarded);
             bottom_right = add_tap::<A>(bottom_right, below_right, lower, a < y.next_count, guarded);
         }
-        let at = out + c * d.c;
-        dst[at as usize] = FD::cast_from(top_left);
-        if comptime!(guarded) {
-            // An odd last column or row has no second output.
-            if q + 1 < layout.width {
-                dst[(at + d.w) as usize] = FD::cast_from(top_right);
-            }
-            if p + 1 < layout.height {
-                dst[(at + d.h) as usize] = FD::cast_from(bottom_left);
-                if q + 1 < layout.width {
-                    dst[(at + d.h + d.w) as usize] = FD::cast_from(bottom_right);
-                }
-            }
-        } else {
-            dst[(at + d.w) as usize] = FD::cast_from(top_right);
-            dst[(at + d.h) as usize] = FD::cast_from(bottom_left);
-            dst[(at + d.h + d.w) as usize] = FD::cast_from(bottom_right);
-        }
+        let block = BlockSums::<A> {
+            top_left,
+            top_right,
+            bottom_left,
+            bottom_right,
+        };
+        store_block::<FD, A>(dst, layout, out + c * d.c, p, q, block, guarded);
     }
 }
 
