@@ -114,7 +114,7 @@ fn block_axis(
 /// per-output sums.
 ///
 /// With `short_rows`, full blocks take the unguarded sums only in warps wholly inside
-/// `interior` (see [`warp_inside`]): a warp then runs one path.
+/// `interior` (`block_grid::warp_inside`): a warp then runs one path.
 ///
 /// Grid: `ceil(width / 2) * ceil(height / 2) * batch * ceil(channels / planes)` units, block
 /// columns fastest. Scalar elements, strides in elements.
