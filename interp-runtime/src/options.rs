@@ -229,8 +229,9 @@ pub struct Tuning {
     /// faster on the H200: docs/PERFORMANCE.md v14; the same bits either way).
     pub block_short_rows: Option<bool>,
     /// Whether the blocks kernel's short-rows variant runs its window's sums without per-tap
-    /// guards in warps whose blocks are all full (default: see `launch::block_interior`); with
-    /// `false` every warp sums with the guards (the same bits either way).
+    /// guards in warps whose blocks are all full (default: yes for the 4x4 and 6x6 shapes; the
+    /// 2x2 shape always guards, docs/PERFORMANCE.md v21); with `false` every warp sums with the
+    /// guards (the same bits either way).
     pub block_unguarded: Option<bool>,
     /// Pixels per unit of one-pass gathers of channel vectors (channels-last, the runtime's
     /// widest vectors, a call's own dtype in and out): 2 or 4 (other values, e.g. 1: one pixel

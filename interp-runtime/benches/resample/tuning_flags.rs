@@ -15,8 +15,7 @@ pub const VALUED: [&str; 7] = [
 ];
 
 /// `tuning` with the override `name` set from `value` (`block-full-rows` and `block-guarded`
-/// take none); Err names
-/// what was wrong.
+/// take none); Err names what was wrong.
 pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String> {
     let number = |what: &str| {
         value

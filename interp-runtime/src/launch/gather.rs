@@ -230,7 +230,7 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
         let (src, dst) = scalar_arrays(io);
         // Tap-major tables for the planes kernel, row-major for the blocks kernel (each
         // kernel's compiled layout).
-        let (rows_table, cols_table) = (rows, cols);
+        let interior = block_interior(rows, cols, io.tuning.block_unguarded.unwrap_or(true));
         let (rows, cols) = (rows.arg(!launch.block), cols.arg(!launch.block));
         let (planes, (row_taps, col_taps)) = (launch.planes, launch.shape);
         macro_rules! launch {
@@ -245,7 +245,7 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
                         rows,
                         cols,
                         layout,
-                        block_interior(rows_table, cols_table, io.tuning.block_unguarded.unwrap_or(true)),
+                        interior,
                         planes,
                         row_taps,
                         col_taps,
