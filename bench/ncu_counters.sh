@@ -3,7 +3,8 @@
 # DRAM and issue-slot utilisation, occupancy, registers, load/store sectors per request and the
 # main stall reasons (docs/PERFORMANCE.md v16). Runs on the GPU machine after `cargo xtask
 # gpu-bundle`; writes $OUT/ncu.tar. Each line below: launches to skip, launches to profile, case;
-# NCU_CASES (lines of the same form) replaces them.
+# NCU_CASES (lines of the same form) replaces them; NCU_KERNELS (a regex, default `gather`) picks
+# the kernels counted (`.` for every launch, the L2 flush included).
 set -uo pipefail
 [ -f .gpu/bin.tar.xz ] && [ ! -d .gpu/bin ] && tar -C .gpu -xJf .gpu/bin.tar.xz
 R=.gpu/bin/resample
@@ -35,7 +36,7 @@ i=0
 while read -r skip count case; do
   [ -z "$case" ] && continue
   i=$((i+1))
-  timeout 100 $NCU --clock-control none -k regex:gather --launch-skip $skip --launch-count $count --metrics $M --csv \
+  timeout 100 $NCU --clock-control none -k regex:${NCU_KERNELS:-gather} --launch-skip $skip --launch-count $count --metrics $M --csv \
     $R --workloads bench/workloads.json --only "$case" > $OUT/ncu_$i.csv 2> $OUT/ncu_$i.err
   echo "$i rc=$? $case"
 done <<< "${NCU_CASES:-$DEFAULT_CASES}"

@@ -95,20 +95,38 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
             push(format!("gather {types} width v{v}{taps}"), definition);
         }
         for strip in 1..=MAX_STRIP {
-            let definition = define!(separable_gather_strips::SeparableGatherStrips<FS, FD, A, R>, line(), 1, strip, unit_taps);
+            let definition = define!(separable_gather_strips::SeparableGatherStrips<FS, FD, A, R>, line(), 1, strip, unit_taps, false);
             push(format!("gather {types} strips x{strip}{taps}"), definition);
+            // One tap per output, unrolled: a call's own dtype.
+            if unit_taps && own_type {
+                let definition = define!(separable_gather_strips::SeparableGatherStrips<FS, FD, A, R>, line(), 1, strip, true, true);
+                push(format!("gather {types} strips x{strip} single-tap"), definition);
+            }
             let definition =
                 define!(separable_gather_pixel_strips::SeparableGatherPixelStrips<FS, FD, A, R>, line(), (), 1, strip, unit_taps, false, 0);
             push(format!("gather {types} pixel strips x{strip}{taps}"), definition);
         }
-        // Channel vectors in pixel strips: a call's own dtype, the widest vectors only; unit
-        // taps of one tap per output only (the unit-tap loops spilled f32 vectors).
-        for strip in CHANNEL_STRIPS.into_iter().filter(|_| own_type && max_vector > 1) {
-            let v = max_vector;
-            // Unit taps: single taps only; weighted: runtime loops, or the fixed 2x2 shape
-            // (not in f64: it spilled 8 bytes).
+        // Pixel strips of the unrolled variants, in a call's own dtype: channel vectors at the
+        // runtime's widest vectors (`CHANNEL_STRIPS`), scalar channels (channels that make no
+        // vectors) at every strip length; unit taps of one tap per output only (the unit-tap
+        // loops spilled f32 vectors).
+        let vector_strips = CHANNEL_STRIPS
+            .into_iter()
+            .filter(|_| max_vector > 1)
+            .map(|strip| (max_vector, strip));
+        let scalar_strips = (1..=MAX_STRIP).map(|strip| (1, strip));
+        for (v, strip) in vector_strips.chain(scalar_strips).filter(|_| own_type) {
+            // Unit taps: single taps only; weighted: runtime loops (vectors only: the scalar
+            // loops are the variants above), or the fixed 2x2 shape (not in f64: it spilled 8
+            // bytes).
             let fixed_shape = !unit_taps && A::as_type_native_unchecked().size() == 4;
-            let shapes: &[u32] = if fixed_shape { &[0, STRIP_FIXED_TAPS] } else { &[0] };
+            let shapes: &[u32] = match (fixed_shape, v > 1) {
+                (true, true) => &[0, STRIP_FIXED_TAPS],
+                (true, false) => &[STRIP_FIXED_TAPS],
+                (false, true) => &[0],
+                (false, false) if unit_taps => &[0],
+                (false, false) => &[],
+            };
             for &fixed in shapes {
                 let kind = match (unit_taps, fixed) {
                     (true, _) => " single-tap".to_string(),

@@ -239,6 +239,14 @@ pub struct Tuning {
     /// bilinear and widening gathers of up to 16 tap pairs in f16, bf16 and f32, while the
     /// launch keeps enough units). The same bits either way.
     pub channel_strip: Option<u32>,
+    /// Whether one-pass gathers of scalar outputs in strips (NCHW strips; channels-last pixel
+    /// strips of channels that make no vectors: 21 classes, 5 channels) run the unrolled
+    /// variants where the tables fit them, in a call's own dtype: one weight-one tap per
+    /// output (nearest; bilinear where its taps fall on its zeros, e.g. an odd integer
+    /// downsample), or, in pixel strips, weighted rows of at most 2 taps per axis (bilinear,
+    /// area 2x) with f32 sums. Default: yes (docs/PERFORMANCE.md v22); with `false` they sum
+    /// in loops. The same bits either way.
+    pub strip_unrolled: Option<bool>,
     /// Whether a volume's depth and height are read as one axis, through the outer product of
     /// their tables, where both views fold depth into height: `Some(true)` for every filter
     /// (its weights the f32 products `w_d * w_h`, rounded once: other bits than the two passes'

@@ -143,6 +143,13 @@ fn strategies_agree() {
     let tunings = [
         ("default", Tuning::default()),
         ("one-pass scalar", forced(Strategy::OnePass, None, Some(1))),
+        (
+            "one-pass scalar looped",
+            Tuning {
+                strip_unrolled: Some(false),
+                ..forced(Strategy::OnePass, None, Some(1))
+            },
+        ),
         ("one-pass", forced(Strategy::OnePass, None, None)),
         ("planes x1", forced(Strategy::Planes, Some(1), None)),
         ("planes x3", forced(Strategy::Planes, Some(3), None)),
@@ -246,6 +253,8 @@ fn strategies_agree() {
                 };
                 // Vectors, strips and pixel strips give each output the scalar kernel's sum.
                 same("one-pass", "one-pass scalar");
+                // Channels-last pixel strips: unrolled (nearest, 2x2 taps) and in loops.
+                same("one-pass scalar", "one-pass scalar looped");
                 same("one-pass", "channel strips x2");
                 same("one-pass", "channel strips x4");
                 same("planes x1", "planes x3");
@@ -402,14 +411,17 @@ fn teams_sum_large_windows() {
 
 /// The pixel-strips kernel (one-pass gathers of channels-last tensors whose channels make no
 /// vectors, filters of at most 4 tap pairs): 3, 5 and 21 channels (groups of 11, 7 and 2
-/// pixels), rows of several strips with a partial last one, up and down; forced one pass
-/// (strips of up to 4 pixels per unit) against the f64 reference.
+/// pixels), rows of several strips with a partial last one, up and down, DeepLab's 8x with
+/// aligned corners; forced one pass (strips of up to 4 pixels per unit: the unrolled variants
+/// for nearest and 2x2-tap rows, loops for the others) against the f64 reference
+/// (`strategies_agree` compares the unrolled variants' bits with the loops').
 #[test]
 fn pixel_strips_serve_channels_last() {
     let geometries = [
         sized("C=5 9x70 -> 17x140", [1, 5, 9, 70], 17, 140),
         sized("C=3 40x150 -> 20x75", [2, 3, 40, 150], 20, 75),
         sized("C=21 5x9 -> 40x72", [1, 21, 5, 9], 40, 72),
+        sized("C=21 9x9 -> 65x65", [1, 21, 9, 9], 65, 65),
     ];
     let tuning = Tuning {
         strategy: Some(Strategy::OnePass),

@@ -2,7 +2,7 @@
 
 use cubecl::prelude::*;
 
-use super::{weighted_sum, AxisTable, GatherLayout};
+use super::{first_slot, weighted_sum, AxisTable, GatherLayout};
 
 /// Like [`separable_gather`](fn@super::separable_gather) for width-contiguous destinations (NCHW): one unit writes `N`
 /// consecutive outputs along the width as one vector store. `layout.width` counts those
@@ -53,6 +53,10 @@ pub const MAX_STRIP: u32 = 4;
 /// group (`q = group_start + k * STRIP_GROUP + lane`), so every load and store instruction of a
 /// group stays coalesced while the index arithmetic is paid once per `strip` outputs.
 /// `layout.width` is the true width; `M = 1`. For rows of at most `SUM_BLOCK` tap pairs only.
+/// With `single_tap` (unit taps, every count one: nearest, and filters whose taps fall on
+/// their zeros, e.g. bilinear at an odd integer downsample) each output is its one source
+/// element, summed from zero as `weighted_sum` sums it, with no loops: every load of the
+/// strip can issue before the first store.
 #[cube(launch_unchecked)]
 pub fn separable_gather_strips<FS: Float, FD: Float, A: Float, M: Size>(
     src: &Array<Vector<FS, M>>,
@@ -62,6 +66,7 @@ pub fn separable_gather_strips<FS: Float, FD: Float, A: Float, M: Size>(
     layout: GatherLayout,
     #[comptime] strip: u32,
     #[comptime] unit_taps: bool,
+    #[comptime] single_tap: bool,
 ) {
     let unit = ABSOLUTE_POS as u32;
     if unit >= strip_launch_units(layout, strip) {
@@ -75,12 +80,30 @@ pub fn separable_gather_strips<FS: Float, FD: Float, A: Float, M: Size>(
     } = strip_unit(unit, layout, strip);
     let s = layout.src_strides;
     let d = layout.dst_strides;
-    #[unroll]
-    for k in 0..strip {
-        let q = first + k * STRIP_GROUP;
-        if q < layout.width {
-            let sum = weighted_sum::<FS, A, M>(src, src_base, s, rows, p, cols, q, unit_taps, false, true);
-            dst[(dst_row + q * d.w) as usize] = Vector::cast_from(sum);
+    if comptime!(single_tap) {
+        // A column past the row reads the row's last column instead (always there) and stores
+        // nothing.
+        let row = src_base + rows.index[first_slot(rows, p, true) as usize] * s.h;
+        #[unroll]
+        for k in 0..strip {
+            let q = first + k * STRIP_GROUP;
+            let last = u32::min(q, layout.width - 1);
+            let x = src[(row + cols.index[first_slot(cols, last, true) as usize] * s.w) as usize];
+            let zero = Vector::<A, M>::new(A::from_int(0));
+            let out = Vector::<FD, M>::cast_from(zero + (zero + Vector::<A, M>::cast_from(x)));
+            // The branch holds the store alone: a predicated store, not a jump over it.
+            if q < layout.width {
+                dst[(dst_row + q * d.w) as usize] = out;
+            }
+        }
+    } else {
+        #[unroll]
+        for k in 0..strip {
+            let q = first + k * STRIP_GROUP;
+            if q < layout.width {
+                let sum = weighted_sum::<FS, A, M>(src, src_base, s, rows, p, cols, q, unit_taps, false, true);
+                dst[(dst_row + q * d.w) as usize] = Vector::cast_from(sum);
+            }
         }
     }
 }

@@ -14,8 +14,8 @@ pub const VALUED: [&str; 7] = [
     "pool-splits",
 ];
 
-/// `tuning` with the override `name` set from `value` (`block-full-rows` and `block-guarded`
-/// take none); Err names what was wrong.
+/// `tuning` with the override `name` set from `value` (`block-full-rows`, `block-guarded`
+/// and `strips-looped` take none); Err names what was wrong.
 pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String> {
     let number = |what: &str| {
         value
@@ -37,6 +37,7 @@ pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String
         "pool-splits" => tuning.pool_splits = Some(number(name)?),
         "block-full-rows" => tuning.block_short_rows = Some(false),
         "block-guarded" => tuning.block_unguarded = Some(false),
+        "strips-looped" => tuning.strip_unrolled = Some(false),
         "volume-product" => {
             tuning.volume_product = Some(match value {
                 "on" => true,

@@ -13,7 +13,7 @@ use interp_kernels::gather::{
 use super::args::{dispatch_dtypes, extent, layout_arg, scalar_arrays, scalar_layout, vector_strides};
 use super::block_interior::block_interior;
 use super::cells::{cells, CellsLaunch};
-use super::channel_strips::channel_strips;
+use super::channel_strips::{channel_strips, scalar_strip, unrolled_strips};
 use super::choice::{
     blocks, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, unit_taps, vectorization, PlanesLaunch,
     Vectorization,
@@ -135,6 +135,7 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
         Vectorization::Channels(v) if !wide => {
             channel_strips(client, io, v, (unit_taps, single_tap), widths, tap_pairs).unwrap_or(Vectorization::Channels(v))
         }
+        Vectorization::PixelStrips { vector: 1, strip, .. } => scalar_strip(io, strip, (unit_taps, single_tap), widths),
         chosen => chosen,
     };
     // Units, and strides in the units each tensor is indexed in.
@@ -184,7 +185,18 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
                         client, count, dim, v, 1, src, dst, rows.arg(false), cols.arg(false), layout, unit_taps,
                     ),
                     Vectorization::Strips(strip) => separable_gather_strips::launch_unchecked::<$fs, $fd, $a, R>(
-                        client, count, dim, 1, src, dst, rows.arg(true), cols.arg(true), layout, strip, unit_taps,
+                        client,
+                        count,
+                        dim,
+                        1,
+                        src,
+                        dst,
+                        rows.arg(true),
+                        cols.arg(true),
+                        layout,
+                        strip,
+                        unit_taps,
+                        single_tap && unrolled_strips(io),
                     ),
                     Vectorization::PixelStrips {
                         vector,
