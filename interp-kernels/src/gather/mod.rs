@@ -17,6 +17,7 @@ mod pixel_strips;
 mod planes;
 mod pool_split;
 mod runs;
+mod single_tap;
 mod sum;
 mod teams;
 mod teams_channels;

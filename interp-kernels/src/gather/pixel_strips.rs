@@ -5,6 +5,7 @@
 use cubecl::prelude::*;
 
 use super::planes::load_row;
+use super::single_tap::{single_tap_strip, SingleTapStrip};
 use super::{first_slot, weighted_sum, AxisTable, GatherLayout};
 
 /// Pixels per unit built for channel vectors (`M > 1`, the widest vectors of a dtype): a unit
@@ -65,23 +66,17 @@ pub fn separable_gather_pixel_strips<FS: Float, FD: Float, A: Float, M: Size>(
     let base = n * s.n + c * s.c;
     let dst_row = n * d.n + c * d.c + p * d.h;
     if comptime!(single_tap) {
-        // One weight-one tap per output (every row's count is one: nearest forward). No
-        // loops: a pixel past the row reads the row's last pixel instead (always there) and
-        // stores nothing, so every load of the strip can issue before the first store.
-        let row = base + rows.index[first_slot(rows, p, false) as usize] * s.h;
-        #[unroll]
-        for k in 0..strip {
-            let q = first + k * group_pixels;
-            let last = u32::min(q, layout.width - 1);
-            let x = src[(row + cols.index[first_slot(cols, last, false) as usize] * s.w) as usize];
-            // The sums' order: a row's sum from zero, added to the output's from zero.
-            let zero = Vector::<A, M>::new(A::from_int(0));
-            let out = Vector::<FD, M>::cast_from(zero + (zero + Vector::<A, M>::cast_from(x)));
-            // The branch holds the store alone: a predicated store, not a jump over it.
-            if q < layout.width {
-                dst[(dst_row + q * d.w) as usize] = out;
-            }
-        }
+        // One weight-one tap per output (every row's count is one: nearest forward).
+        let at = SingleTapStrip {
+            row: base + rows.index[first_slot(rows, p, false) as usize] * s.h,
+            src_w: s.w,
+            dst_row,
+            dst_w: d.w,
+            first,
+            step: group_pixels,
+            width: layout.width,
+        };
+        single_tap_strip::<FS, FD, A, M>(src, dst, cols, at, strip, false);
     } else if comptime!(fixed_taps > 0) {
         // Weighted rows of at most `fixed_taps` taps on both axes: no loops. The row's taps
         // serve the whole strip; a pixel past the row loads the row's last pixel's taps

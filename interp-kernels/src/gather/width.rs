@@ -2,6 +2,7 @@
 
 use cubecl::prelude::*;
 
+use super::single_tap::{single_tap_strip, SingleTapStrip};
 use super::{first_slot, weighted_sum, AxisTable, GatherLayout};
 
 /// Like [`separable_gather`](fn@super::separable_gather) for width-contiguous destinations (NCHW): one unit writes `N`
@@ -81,21 +82,16 @@ pub fn separable_gather_strips<FS: Float, FD: Float, A: Float, M: Size>(
     let s = layout.src_strides;
     let d = layout.dst_strides;
     if comptime!(single_tap) {
-        // A column past the row reads the row's last column instead (always there) and stores
-        // nothing.
-        let row = src_base + rows.index[first_slot(rows, p, true) as usize] * s.h;
-        #[unroll]
-        for k in 0..strip {
-            let q = first + k * STRIP_GROUP;
-            let last = u32::min(q, layout.width - 1);
-            let x = src[(row + cols.index[first_slot(cols, last, true) as usize] * s.w) as usize];
-            let zero = Vector::<A, M>::new(A::from_int(0));
-            let out = Vector::<FD, M>::cast_from(zero + (zero + Vector::<A, M>::cast_from(x)));
-            // The branch holds the store alone: a predicated store, not a jump over it.
-            if q < layout.width {
-                dst[(dst_row + q * d.w) as usize] = out;
-            }
-        }
+        let at = SingleTapStrip {
+            row: src_base + rows.index[first_slot(rows, p, true) as usize] * s.h,
+            src_w: s.w,
+            dst_row,
+            dst_w: d.w,
+            first,
+            step: STRIP_GROUP,
+            width: layout.width,
+        };
+        single_tap_strip::<FS, FD, A, M>(src, dst, cols, at, strip, true);
     } else {
         #[unroll]
         for k in 0..strip {
