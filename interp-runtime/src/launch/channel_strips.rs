@@ -130,8 +130,10 @@ pub(super) fn unrolled_strips(io: &GatherIo) -> bool {
 /// f32 sums), unless the tuning turns them off; loops otherwise. Why by default: the loops
 /// variant issues each tap's table and source loads one iteration after the other, the
 /// unrolled ones issue a strip's loads together and load the row's taps once, as the channel
-/// vectors' variants do (v18: 1.07-1.70x for bilinear, 1.10-1.64x for nearest); the same sums
-/// in the same order, so the same bits.
+/// vectors' variants do (measured on an H100, docs/PERFORMANCE.md v22: DeepLab's 21 classes
+/// bilinear 8x 1.59-1.62x, the single taps of NCHW strips 1.45-1.68x, no case slower; v18's
+/// channel vectors 1.07-1.70x and 1.10-1.64x); the same sums in the same order, so the same
+/// bits.
 pub(super) fn scalar_strip(io: &GatherIo, strip: u32, (unit_taps, single_tap): (bool, bool), widths: (u64, u64)) -> Vectorization {
     let unrolled = unrolled_strips(io);
     let f32_sums = io.dst_dtype.accumulator().size() == 4;
