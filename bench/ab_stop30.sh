@@ -3,13 +3,16 @@
 # make no vectors (pixel strips of one channel per unit, e.g. DeepLab's 21 classes) in the
 # unrolled variants (single tap, fixed 2x2 taps: the new default) against their loops
 # (`strips-looped`), interleaved, over every channels-last case of the suite (the cases that
-# never run scalar strips measure the run's noise). Parts (PARTS=...): strips; strips-nchw:
-# the same override where NCHW strips run single taps (nearest downsampling, the 3x bilinear
-# of audio whose taps fall on its zeros; a later build); suite: `bench/gpu_run.sh bench` into $OUT/suite; numerics: the CUDA
-# numerics tests of strategies and strips; guards: the
-# NCHW f32 bicubic resizes whose v21 suite times moved (4x4 blocks) with and without the
-# blocks' unguarded warps; tests: `bench/gpu_run.sh tests` (CUDA tests, tour, outside
-# references, the Burn step bench).
+# never run scalar strips measure the run's noise). Parts (PARTS=...):
+#   strips:      that A/B;
+#   strips-nchw: the same override where NCHW strips run single taps (nearest downsampling,
+#                the 3x bilinear of audio whose taps fall on its zeros; a later build);
+#   suite:       `bench/gpu_run.sh bench` into $OUT/suite;
+#   numerics:    the CUDA numerics tests of strategies and strips;
+#   guards:      the NCHW f32 bicubic resizes whose v21 suite times moved (4x4 blocks), with
+#                and without the blocks' unguarded warps;
+#   tests:       `bench/gpu_run.sh tests` (CUDA tests, tour, outside references, the Burn
+#                step bench).
 set -uo pipefail
 source "$(dirname "$0")/ab_common.sh"
 PARTS=${PARTS:-strips tests guards}

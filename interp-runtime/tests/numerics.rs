@@ -253,7 +253,8 @@ fn strategies_agree() {
                 };
                 // Vectors, strips and pixel strips give each output the scalar kernel's sum.
                 same("one-pass", "one-pass scalar");
-                // Channels-last pixel strips: unrolled (nearest, 2x2 taps) and in loops.
+                // Strips of scalar outputs (NCHW strips, channels-last pixel strips): unrolled
+                // (single taps; 2x2 taps in pixel strips) and in loops.
                 same("one-pass scalar", "one-pass scalar looped");
                 same("one-pass", "channel strips x2");
                 same("one-pass", "channel strips x4");

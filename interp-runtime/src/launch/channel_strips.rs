@@ -85,7 +85,7 @@ pub(super) fn channel_strips<R: Runtime>(
     let [n, c, h, w] = io.dst_view.shape;
     let units = |strip| pixel_strip_units([n, c / v, h, w], strip);
     let f32_sums = io.dst_dtype.accumulator().size() == 4;
-    let fixed = !unit_taps && widths.0.max(widths.1) <= u64::from(STRIP_FIXED_TAPS) && f32_sums;
+    let fixed = fixed_taps_fit(io, unit_taps, widths);
     let variant = match (single_tap, fixed) {
         (true, _) => StripVariant::SingleTap,
         (false, true) => StripVariant::FixedTaps,
@@ -117,6 +117,13 @@ pub(super) fn channel_strips<R: Runtime>(
     })
 }
 
+/// Whether the fixed-shape variant can sum a strip's outputs: weighted rows (not unit taps) of
+/// at most `STRIP_FIXED_TAPS` taps on both axes (`widths`), with f32 sums (the f64 variant
+/// spilled, so it is not built).
+fn fixed_taps_fit(io: &GatherIo, unit_taps: bool, widths: (u64, u64)) -> bool {
+    !unit_taps && widths.0.max(widths.1) <= u64::from(STRIP_FIXED_TAPS) && io.dst_dtype.accumulator().size() == 4
+}
+
 /// Whether strips of scalar outputs (NCHW strips, channels-last pixel strips of one channel)
 /// may run their unrolled variants: built for a call's own dtype; on unless the tuning turns
 /// them off.
@@ -126,8 +133,8 @@ pub(super) fn unrolled_strips(io: &GatherIo) -> bool {
 
 /// The variant of a pixel strip of scalar channels (channels-last, channels that make no
 /// vectors: `strip` pixels of one channel per unit): the unrolled ones where the tables fit
-/// them and they are built (a call's own dtype; single taps in any, the fixed 2x2 shape with
-/// f32 sums), unless the tuning turns them off; loops otherwise. Why by default: the loops
+/// them and they are built (a call's own dtype; single taps with any sums, the fixed 2x2 shape
+/// with f32 sums: `fixed_taps_fit`), unless the tuning turns them off; loops otherwise. Why by default: the loops
 /// variant issues each tap's table and source loads one iteration after the other, the
 /// unrolled ones issue a strip's loads together and load the row's taps once, as the channel
 /// vectors' variants do (measured on an H100, docs/PERFORMANCE.md v22: DeepLab's 21 classes
@@ -136,9 +143,8 @@ pub(super) fn unrolled_strips(io: &GatherIo) -> bool {
 /// bits.
 pub(super) fn scalar_strip(io: &GatherIo, strip: u32, (unit_taps, single_tap): (bool, bool), widths: (u64, u64)) -> Vectorization {
     let unrolled = unrolled_strips(io);
-    let f32_sums = io.dst_dtype.accumulator().size() == 4;
     let single_tap = unrolled && single_tap;
-    let fixed = unrolled && !unit_taps && f32_sums && widths.0.max(widths.1) <= u64::from(STRIP_FIXED_TAPS);
+    let fixed = unrolled && fixed_taps_fit(io, unit_taps, widths);
     Vectorization::PixelStrips {
         vector: 1,
         strip,
