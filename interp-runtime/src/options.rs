@@ -264,6 +264,12 @@ pub struct Tuning {
     /// would not fill the device (global pooling; docs/PERFORMANCE.md v19). Other bits than
     /// the teams' sums, deterministic as they are (a pure function of the shape).
     pub pool_splits: Option<u32>,
+    /// Whether a gather that resamples the rows alone (its column table the identity: the
+    /// depth pass of a volume, the row pass of two passes, an unchanged width) along a
+    /// contiguous width reads that width as vectors, a unit per vector of consecutive
+    /// columns, as channels-last gathers read channels. Default: yes (docs/PERFORMANCE.md
+    /// v23); with `false` those gathers take the scalar kernels. The same bits either way.
+    pub row_vectors: Option<bool>,
 }
 
 /// Options of a call: the output size, and how the filter is sampled, as PyTorch takes

@@ -155,6 +155,13 @@ fn strategies_agree() {
         ("planes x3", forced(Strategy::Planes, Some(3), None)),
         ("planes x8", forced(Strategy::Planes, Some(8), None)),
         ("two-pass", forced(Strategy::TwoPass, None, None)),
+        (
+            "two-pass row scalar",
+            Tuning {
+                row_vectors: Some(false),
+                ..forced(Strategy::TwoPass, None, None)
+            },
+        ),
         ("tiled", forced(Strategy::Tiled, None, None)),
         ("teams", forced(Strategy::Teams, None, Some(1))),
         ("blocks x1", forced(Strategy::Blocks, Some(1), Some(1))),
@@ -262,6 +269,8 @@ fn strategies_agree() {
                 same("planes x1", "planes x8");
                 same("blocks x1", "blocks x3");
                 same("cells x1", "cells x3");
+                // The row pass in width vectors (NCHW) or scalar: the same sums.
+                same("two-pass", "two-pass row scalar");
                 // Short rows from the window sum the same products in the same order.
                 same("blocks x3", "blocks full rows x3");
                 if weighted && one_pass_planes {

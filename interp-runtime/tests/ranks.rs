@@ -107,6 +107,80 @@ fn runs_on_signals_and_volumes() {
     check_all("runs", UPSAMPLES.iter(), |mode| mode.is_sampler(), runs);
 }
 
+/// Row passes read in width vectors (`Tuning::row_vectors`, the default: the depth pass of a
+/// volume along its contiguous H * W in NCDHW or W * C in NDHWC) give the bits of the scalar
+/// kernels they replace, forward and backward, every configuration, layout and dtype, and
+/// match the f64 reference. The geometries' folded widths divide into vectors (24, 48, 60
+/// columns; the channels-last fold of 3 channels too), with depth up, down and by 7/3.
+#[test]
+fn row_passes_in_width_vectors_keep_the_bits() {
+    const WIDE: [Geometry; 3] = [
+        sizes("DHW up 2x, H*W 24", &[1, 4, 3, 4, 6], Spatial::three(6, 8, 12)),
+        sizes("DHW down 2x, H*W 48", &[2, 3, 8, 6, 8], Spatial::three(4, 3, 4)),
+        sizes("DHW 3->7 x 5->10 x 6->12", &[1, 3, 3, 5, 6], Spatial::three(7, 10, 12)),
+    ];
+    let client = client();
+    let scalar = Tuning {
+        row_vectors: Some(false),
+        ..Tuning::default()
+    };
+    let (mut count, mut differ, mut failures) = (0, 0, Vec::new());
+    for (index, config) in configs().iter().enumerate() {
+        for geometry in &WIDE {
+            let options = config.options(geometry.resize);
+            let plan = reference::plan(config.mode, geometry.input, &options).expect("a valid case");
+            let axes = reference::axes_taps(config.mode, geometry.input, &options).expect("a valid case");
+            for layout in LAYOUTS {
+                for &dtype in &dtypes(&client) {
+                    for backward in [false, true] {
+                        count += 1;
+                        let label = format!("{} {} {layout:?} {dtype} backward={backward}", config.label(), geometry.label);
+                        let (from, to) = if backward {
+                            (&plan.output, &plan.input)
+                        } else {
+                            (&plan.input, &plan.output)
+                        };
+                        let x = quantize(dtype, &random(from.iter().product(), (index * 7 + count) as u64));
+                        let source = upload(&client, &x, from, layout, dtype);
+                        let run = |tuning: Tuning| {
+                            let dst = poisoned(&client, to, layout, dtype);
+                            let options = options.tuning(tuning);
+                            if backward {
+                                interpolate_backward(&client, config.mode, source.view(), dst.view(), &options)
+                            } else {
+                                interpolate(&client, config.mode, source.view(), dst.view(), &options)
+                            }
+                            .map(|()| dst)
+                        };
+                        let (vectors, rows_scalar) = match (run(Tuning::default()), run(scalar)) {
+                            (Ok(a), Ok(b)) => (a, b),
+                            (a, b) => {
+                                failures.push(format!("{label}: {:?} / {:?}", a.err(), b.err()));
+                                continue;
+                            }
+                        };
+                        if raw(&client, &vectors) != raw(&client, &rows_scalar) {
+                            differ += 1;
+                            failures.push(format!("{label}: width vectors and scalar row passes differ in bits"));
+                        }
+                        let expected = if backward {
+                            reference::backward_axes(&x, &plan.input, &axes)
+                        } else {
+                            reference::forward_axes(&x, &plan.input, &axes)
+                        };
+                        let (actual, gaps) = download(&client, &vectors);
+                        if let Err(e) = compare(&actual, gaps, &expected, dtype) {
+                            failures.push(format!("{label}: {e}"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("row vectors: {count} cases, {differ} differ in bits, {} failed", failures.len());
+    assert!(count > 0 && failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// The default rules for a volume's depth x height product (docs/PERFORMANCE.md v19), told
 /// apart by their bits: trilinear 2x up takes the weighted product channels-last in f16 (the
 /// bits of `volume_product = Some(true)`), the two passes in NCDHW and in f32 (those of

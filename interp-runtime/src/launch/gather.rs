@@ -15,12 +15,13 @@ use super::block_interior::block_interior;
 use super::cells::{cells, CellsLaunch};
 use super::channel_strips::{channel_strips, scalar_strip, unrolled_strips};
 use super::choice::{
-    blocks, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, unit_taps, vectorization, PlanesLaunch,
-    Vectorization,
+    blocks, by_rule, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, unit_taps, vectorization,
+    PlanesLaunch, Vectorization,
 };
 use super::cooperative::{gather_pool_split, gather_teams, gather_teams_channels};
 use super::io::GatherIo;
 use super::pool_split::pool_split;
+use super::row_vectors::rows_in_width_vectors;
 use super::runs::{runs, RunsLaunch};
 use super::table::DeviceTable;
 use super::teams_choice::{channel_teams, teams, teams_source_vector};
@@ -41,6 +42,12 @@ pub(crate) fn gather<R: Runtime>(
     cols: &DeviceTable,
     identity: &dyn Fn(usize) -> Arc<DeviceTable>,
 ) {
+    // Rows alone along a contiguous width: one pass in width vectors (`row_vectors`).
+    if by_rule(io) {
+        if let Some((swapped, channels)) = rows_in_width_vectors(client, io, rows, cols, identity) {
+            return gather_pass(client, &swapped, rows, &channels);
+        }
+    }
     let tap_pairs = rows.mean_taps * cols.mean_taps;
     let widths = (rows.width as u64, cols.width as u64);
     let vectors = vectorization(client, io, tap_pairs, widths);
@@ -108,10 +115,25 @@ pub(crate) fn gather<R: Runtime>(
     };
     if width_first {
         gather_pass(client, &first, &identity(src_h), cols);
-        gather_pass(client, &second, rows, &identity(dst_w));
+        gather_row_pass(client, &second, rows, &identity(dst_w), identity);
     } else {
-        gather_pass(client, &first, rows, &identity(src_w));
+        gather_row_pass(client, &first, rows, &identity(src_w), identity);
         gather_pass(client, &second, &identity(dst_h), cols);
+    }
+}
+
+/// The row pass of two passes (`cols` the identity): in width vectors where the width is
+/// contiguous (`row_vectors`), else as any pass.
+fn gather_row_pass<R: Runtime>(
+    client: &ComputeClient<R>,
+    io: &GatherIo,
+    rows: &DeviceTable,
+    cols: &DeviceTable,
+    identity: &dyn Fn(usize) -> Arc<DeviceTable>,
+) {
+    match rows_in_width_vectors(client, io, rows, cols, identity) {
+        Some((swapped, channels)) => gather_pass(client, &swapped, rows, &channels),
+        None => gather_pass(client, io, rows, cols),
     }
 }
 

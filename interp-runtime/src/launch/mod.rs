@@ -2,7 +2,8 @@
 //! find where they repeat (`repeats`), turn a call of any rank into 4-D gathers (`route`) of a
 //! source and a destination (`io`), choose how to run a gather (`choice`; teams of units per
 //! output: `teams_choice`; channels-last pixel strips: `channel_strips`; weight-one column
-//! runs read in vectors: `runs`; channels-last pooling in split windows: `pool_split`; which
+//! runs read in vectors: `runs`; gathers of rows alone read along a contiguous width in vectors:
+//! `row_vectors`; channels-last pooling in split windows: `pool_split`; which
 //! depth x height products a volume reads in one gather: `volume_choice`), launch
 //! it (`gather`; the shared-memory reductions: `cooperative`; kernel arguments and the dtype
 //! dispatch: `args`).
@@ -18,6 +19,7 @@ mod io;
 mod pool_split;
 mod repeats;
 mod route;
+mod row_vectors;
 mod runs;
 mod table;
 mod teams_choice;

@@ -85,6 +85,7 @@ pub(crate) struct HostTable {
     window_alignment: u32,
     cells: Option<Cells>,
     window_blocks: (u32, u32),
+    identity: bool,
 }
 
 impl HostTable {
@@ -105,6 +106,8 @@ impl HostTable {
             *row_count = span.len() as u32;
         }
         let window_blocks = window_blocks(&index, &count, width);
+        // Row `r` reads index `r` alone with weight one, over an axis of unchanged length.
+        let identity = rows == src_len && width == 1 && (0..rows).all(|r| count[r] == 1 && index[r] as usize == r && weight[r] == 1.0);
         Ok(Self {
             index,
             weight,
@@ -118,6 +121,7 @@ impl HostTable {
             window_alignment: taps.window_alignment(),
             cells: regular_cells(taps, src_len),
             window_blocks,
+            identity,
         })
     }
 
@@ -156,6 +160,7 @@ impl HostTable {
             window_alignment: self.window_alignment,
             cells: self.cells,
             window_blocks: self.window_blocks,
+            identity: self.identity,
         }
     }
 }
@@ -227,6 +232,9 @@ pub(crate) struct DeviceTable {
     pub(super) cells: Option<Cells>,
     /// The blocks the blocks kernel reads from its window (`block_interior::window_blocks`).
     pub(super) window_blocks: (u32, u32),
+    /// Each row reads its own index alone, with weight one, over an axis of unchanged length
+    /// (the identities of routes and two passes, and an axis a call leaves as it is).
+    pub(super) identity: bool,
 }
 
 impl DeviceTable {
@@ -287,6 +295,7 @@ impl DeviceTable {
             cells: None,
             // Every pair of identity rows steps by one index: all blocks.
             window_blocks: (0, (len / 2) as u32),
+            identity: true,
         }
     }
 }

@@ -1,0 +1,56 @@
+//! Gathers of rows alone, read along the width in vectors. A gather whose column table is the
+//! identity (the depth pass of a volume, the row pass of two passes, a call that leaves the
+//! width as it is) sums, for each output, the same column of its row taps' source rows. Where
+//! that width is contiguous in both tensors, it is an axis no table resamples, as channels are
+//! in a channels-last gather: the same gather with the channel and width axes of both views
+//! swapped, an identity over the channels as its column table, runs the channel-vector
+//! kernels — a unit per vector of consecutive columns, each row tap one vector load — where
+//! the scalar kernels ran a unit per column (planes: one scalar load per tap and channel).
+//! Each output still sums its row taps in order with the weights `w_row * 1`: the same bits.
+
+use std::sync::Arc;
+
+use cubecl::prelude::*;
+
+use super::choice::{vectorization, Vectorization};
+use super::io::GatherIo;
+use super::table::DeviceTable;
+use crate::tensor::Checked4;
+
+/// The gather with its width read as channel vectors, and the column table that goes with it
+/// (the identity over the channels, from the caller's cache), where the column table is the
+/// identity, the width is contiguous in both views, the tuning allows it
+/// (`Tuning::row_vectors`) and vectors of two lanes or more fit the swapped views (the width a
+/// multiple of the lanes, the other strides too; `choice::vectorization`, which also keeps a
+/// runtime's loop cap).
+pub(super) fn rows_in_width_vectors<'a, R: Runtime>(
+    client: &ComputeClient<R>,
+    io: &GatherIo<'a>,
+    rows: &DeviceTable,
+    cols: &DeviceTable,
+    identity: &dyn Fn(usize) -> Arc<DeviceTable>,
+) -> Option<(GatherIo<'a>, Arc<DeviceTable>)> {
+    let contiguous = |v: &Checked4| v.strides[3] == 1 && v.shape[3] > 1;
+    if !cols.identity || io.tuning.row_vectors == Some(false) || !contiguous(&io.src_view) || !contiguous(&io.dst_view) {
+        return None;
+    }
+    let swapped = GatherIo {
+        src_view: channels_for_width(io.src_view),
+        dst_view: channels_for_width(io.dst_view),
+        ..*io
+    };
+    match vectorization(client, &swapped, rows.mean_taps, (rows.width as u64, 1)) {
+        Vectorization::Channels(v) if v > 1 => Some((swapped, identity(io.dst_view.shape[1]))),
+        _ => None,
+    }
+}
+
+/// `v` with its channel and width axes swapped: (N, C, H, W) read as (N, W, H, C).
+fn channels_for_width(v: Checked4) -> Checked4 {
+    let [n, c, h, w] = v.shape;
+    let [sn, sc, sh, sw] = v.strides;
+    Checked4 {
+        shape: [n, w, h, c],
+        strides: [sn, sw, sh, sc],
+    }
+}
