@@ -106,8 +106,6 @@ impl HostTable {
             *row_count = span.len() as u32;
         }
         let window_blocks = window_blocks(&index, &count, width);
-        // Row `r` reads index `r` alone with weight one, over an axis of unchanged length.
-        let identity = rows == src_len && width == 1 && (0..rows).all(|r| count[r] == 1 && index[r] as usize == r && weight[r] == 1.0);
         Ok(Self {
             index,
             weight,
@@ -121,7 +119,8 @@ impl HostTable {
             window_alignment: taps.window_alignment(),
             cells: regular_cells(taps, src_len),
             window_blocks,
-            identity,
+            // An axis of unchanged length whose rows read their own index alone, weight one.
+            identity: rows == src_len && taps.is_identity(),
         })
     }
 
