@@ -16,10 +16,10 @@ set -uo pipefail
 source "$(dirname "$0")/ab_common.sh"
 PARTS=${PARTS:-rows twopass tests}
 for p in $PARTS; do case $p in
-    rows) part 150 rows "volume-|ct-256|mri-|video-|original-down4 nchw|frames-4k|frames-1080p-down8|single-4096|one-axis" row-scalar ;;
-    twopass) part 80 twopass "original-down2 nchw|original-up2 nchw f32 bicubic|original-up2 nchw bf16 bicubic|sr-720p-up2 nchw|frames-1080p-down2 nchw|imagenet-eval-256 nchw|volume-64-to-128 nchw" strategy=two-pass ;;
+    rows) part 130 rows "volume-|ct-256|mri-|video-|original-down4 nchw|frames-4k|frames-1080p-down8|single-4096|one-axis" row-scalar ;;
+    twopass) part 70 twopass "original-down2 nchw|original-up2 nchw f32 bicubic|original-up2 nchw bf16 bicubic|sr-720p-up2 nchw|frames-1080p-down2 nchw|imagenet-eval-256 nchw|volume-64-to-128 nchw" strategy=two-pass ;;
     tests) mkdir -p "$OUT/tests"
-        timeout 70 .gpu/bin/ranks > "$OUT/tests/tests.log" 2>&1
+        timeout 60 .gpu/bin/ranks > "$OUT/tests/tests.log" 2>&1
         echo "tests rc=$?" > "$OUT/tests/versus.log"
         grep -E "test result|FAILED|panicked|row vectors:|strategies:" "$OUT/tests/tests.log" >> "$OUT/tests/versus.log" ;;
     suite) mkdir -p "$OUT/suite"
