@@ -107,8 +107,8 @@ fn runs_on_signals_and_volumes() {
     check_all("runs", UPSAMPLES.iter(), |mode| mode.is_sampler(), runs);
 }
 
-/// Row passes read in width vectors (`Tuning::row_vectors`, the default: the depth pass of a
-/// volume along its contiguous H * W in NCDHW or W * C in NDHWC) give the bits of the scalar
+/// Row passes read in width vectors (`Tuning::row_vectors`: the depth pass of a volume along
+/// its contiguous H * W in NCDHW or W * C in NDHWC) give the bits of the scalar
 /// kernels they replace, forward and backward, every configuration, layout and dtype, and
 /// match the f64 reference. The geometries' folded widths divide into vectors (24, 48, 60
 /// columns; the channels-last fold of 3 channels too), with depth up, down and by 7/3.
@@ -120,8 +120,8 @@ fn row_passes_in_width_vectors_keep_the_bits() {
         sizes("DHW 3->7 x 5->10 x 6->12", &[1, 3, 3, 5, 6], Spatial::three(7, 10, 12)),
     ];
     let client = client();
-    let scalar = Tuning {
-        row_vectors: Some(false),
+    let rows = |vectors| Tuning {
+        row_vectors: Some(vectors),
         ..Tuning::default()
     };
     let (mut count, mut differ, mut failures) = (0, 0, Vec::new());
@@ -152,7 +152,7 @@ fn row_passes_in_width_vectors_keep_the_bits() {
                             }
                             .map(|()| dst)
                         };
-                        let (vectors, rows_scalar) = match (run(Tuning::default()), run(scalar)) {
+                        let (vectors, rows_scalar) = match (run(rows(true)), run(rows(false))) {
                             (Ok(a), Ok(b)) => (a, b),
                             (a, b) => {
                                 failures.push(format!("{label}: {:?} / {:?}", a.err(), b.err()));

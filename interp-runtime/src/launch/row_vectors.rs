@@ -17,6 +17,9 @@ use super::io::GatherIo;
 use super::table::DeviceTable;
 use crate::tensor::Checked4;
 
+/// Whether row passes read their width in vectors unless the tuning says otherwise.
+const ROW_VECTORS_BY_DEFAULT: bool = true;
+
 /// The gather with its width read as channel vectors, and the column table that goes with it
 /// (the identity over the channels, from the caller's cache), where the column table is the
 /// identity, the width is contiguous in both views, the tuning allows it
@@ -31,7 +34,8 @@ pub(super) fn rows_in_width_vectors<'a, R: Runtime>(
     identity: &dyn Fn(usize) -> Arc<DeviceTable>,
 ) -> Option<(GatherIo<'a>, Arc<DeviceTable>)> {
     let contiguous = |v: &Checked4| v.strides[3] == 1 && v.shape[3] > 1;
-    if !cols.identity || io.tuning.row_vectors == Some(false) || !contiguous(&io.src_view) || !contiguous(&io.dst_view) {
+    if !cols.identity || !io.tuning.row_vectors.unwrap_or(ROW_VECTORS_BY_DEFAULT) || !contiguous(&io.src_view) || !contiguous(&io.dst_view)
+    {
         return None;
     }
     let swapped = GatherIo {
