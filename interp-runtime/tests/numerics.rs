@@ -154,9 +154,9 @@ fn strategies_agree() {
         ("planes x1", forced(Strategy::Planes, Some(1), None)),
         ("planes x3", forced(Strategy::Planes, Some(3), None)),
         ("planes x8", forced(Strategy::Planes, Some(8), None)),
-        ("two-pass", forced(Strategy::TwoPass, None, None)),
+        // Row passes in width vectors named (the default today), beside the scalar ones.
         (
-            "two-pass row vectors",
+            "two-pass",
             Tuning {
                 row_vectors: Some(true),
                 ..forced(Strategy::TwoPass, None, None)
@@ -277,7 +277,7 @@ fn strategies_agree() {
                 same("blocks x1", "blocks x3");
                 same("cells x1", "cells x3");
                 // The row pass in width vectors (NCHW) or scalar: the same sums.
-                same("two-pass row vectors", "two-pass row scalar");
+                same("two-pass", "two-pass row scalar");
                 // Short rows from the window sum the same products in the same order.
                 same("blocks x3", "blocks full rows x3");
                 if weighted && one_pass_planes {

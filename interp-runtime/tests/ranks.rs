@@ -144,13 +144,7 @@ fn row_passes_in_width_vectors_keep_the_bits() {
                         let source = upload(&client, &x, from, layout, dtype);
                         let run = |tuning: Tuning| {
                             let dst = poisoned(&client, to, layout, dtype);
-                            let options = options.tuning(tuning);
-                            if backward {
-                                interpolate_backward(&client, config.mode, source.view(), dst.view(), &options)
-                            } else {
-                                interpolate(&client, config.mode, source.view(), dst.view(), &options)
-                            }
-                            .map(|()| dst)
+                            resize(&client, config.mode, &source, &dst, &options.tuning(tuning), backward).map(|()| dst)
                         };
                         let (vectors, rows_scalar) = match (run(rows(true)), run(rows(false))) {
                             (Ok(a), Ok(b)) => (a, b),
@@ -163,11 +157,7 @@ fn row_passes_in_width_vectors_keep_the_bits() {
                             differ += 1;
                             failures.push(format!("{label}: width vectors and scalar row passes differ in bits"));
                         }
-                        let expected = if backward {
-                            reference::backward_axes(&x, &plan.input, &axes)
-                        } else {
-                            reference::forward_axes(&x, &plan.input, &axes)
-                        };
+                        let expected = reference_direction(&x, &plan.input, &axes, backward);
                         let (actual, gaps) = download(&client, &vectors);
                         if let Err(e) = compare(&actual, gaps, &expected, dtype) {
                             failures.push(format!("{label}: {e}"));
@@ -227,13 +217,7 @@ fn volume_products_by_default_where_the_rule_says() {
         let source = upload(&client, &x, from, layout, dtype);
         let run = |tuning: Tuning| {
             let dst = poisoned(&client, to, layout, dtype);
-            let options = options.tuning(tuning);
-            if backward {
-                interpolate_backward(&client, mode, source.view(), dst.view(), &options)
-            } else {
-                interpolate(&client, mode, source.view(), dst.view(), &options)
-            }
-            .unwrap_or_else(|e| panic!("{label}: {e}"));
+            resize(&client, mode, &source, &dst, &options.tuning(tuning), backward).unwrap_or_else(|e| panic!("{label}: {e}"));
             dst
         };
         let default = run(Tuning::default());
@@ -242,13 +226,35 @@ fn volume_products_by_default_where_the_rule_says() {
         assert!(raw(&client, &default) == same, "{label}: the default took the other route");
         let differ = same.iter().zip(&other).filter(|(a, b)| a != b).count();
         println!("{label}: the default's route; {differ} bytes differ from the other's");
-        let expected = if backward {
-            reference::backward_axes(&x, &plan.input, &axes)
-        } else {
-            reference::forward_axes(&x, &plan.input, &axes)
-        };
+        let expected = reference_direction(&x, &plan.input, &axes, backward);
         let (actual, gaps) = download(&client, &default);
         compare(&actual, gaps, &expected, dtype).unwrap_or_else(|e| panic!("{label}: {e}"));
+    }
+}
+
+/// The call in one direction: `source` resized into `dst`, or with `backward` the adjoint.
+fn resize(
+    client: &Client,
+    mode: Mode,
+    source: &DeviceTensor,
+    dst: &DeviceTensor,
+    options: &Options,
+    backward: bool,
+) -> Result<(), InterpError> {
+    if backward {
+        interpolate_backward(client, mode, source.view(), dst.view(), options)
+    } else {
+        interpolate(client, mode, source.view(), dst.view(), options)
+    }
+}
+
+/// The f64 reference of that direction from `x` (an input of `input`'s shape, or with
+/// `backward` a gradient of the output's).
+fn reference_direction(x: &[f64], input: &[usize], axes: &[reference::AxisTaps], backward: bool) -> Vec<f64> {
+    if backward {
+        reference::backward_axes(x, input, axes)
+    } else {
+        reference::forward_axes(x, input, axes)
     }
 }
 
