@@ -270,6 +270,12 @@ pub struct Tuning {
     /// columns, as channels-last gathers read channels. Default: yes (docs/PERFORMANCE.md
     /// v23); with `false` those gathers take the scalar kernels. The same bits either way.
     pub row_vectors: Option<bool>,
+    /// Whether the factored planes shape (antialiased or adjoint gathers of 5-8 taps per
+    /// axis, halving both axes, scalar layouts) runs a unit per two vertically neighbouring
+    /// pixels, each source row of their shared window summed along the width once for both.
+    /// Default: yes (docs/PERFORMANCE.md v24); with `false` a unit per pixel. The same bits
+    /// either way.
+    pub plane_pairs: Option<bool>,
 }
 
 /// Options of a call: the output size, and how the filter is sampled, as PyTorch takes

@@ -290,22 +290,6 @@ fn strategies_agree() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Most distinct entries in a row of an axis's table (at least the device table's width):
-/// indices per output, or with `adjoint` outputs per input.
-fn widest_row(taps: &reference::AxisTaps, in_len: usize, adjoint: bool) -> usize {
-    let mut per_row: Vec<std::collections::BTreeSet<usize>> = vec![Default::default(); if adjoint { in_len } else { taps.len() }];
-    for (o, row) in taps.iter().enumerate() {
-        for &(i, _) in row {
-            if adjoint {
-                per_row[i].insert(o);
-            } else {
-                per_row[o].insert(i);
-            }
-        }
-    }
-    per_row.iter().map(|s| s.len()).max().unwrap_or(0)
-}
-
 /// A geometry of `input` resized to `height x width`.
 fn sized(label: &'static str, input: [usize; 4], height: usize, width: usize) -> Geometry {
     Geometry {

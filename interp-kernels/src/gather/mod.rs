@@ -14,6 +14,7 @@ mod block_window;
 mod blocks;
 mod cells;
 mod pixel_strips;
+mod plane_pairs;
 mod planes;
 mod pool_split;
 mod runs;
@@ -33,6 +34,7 @@ pub use cells::{
     CellRun, CellRunCompilationArg, CellRunLaunch, CellShape, CELL_SHAPES,
 };
 pub use pixel_strips::{separable_gather_pixel_strips, CHANNEL_STRIPS, STRIP_FIXED_TAPS};
+pub use plane_pairs::{separable_gather_plane_pairs, PAIR_SHIFT};
 pub use planes::{plane_shape, plane_shape_factored, separable_gather_planes, PLANE_SHAPES};
 pub use pool_split::{pool_partials_channels, pool_totals_channels, POOL_LANES, POOL_WARPS};
 pub use runs::{separable_gather_runs, RUN_VECTORS};

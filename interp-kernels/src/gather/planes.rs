@@ -152,18 +152,33 @@ pub(super) fn factored_sum<FS: Float, A: Float>(
     #[unroll]
     for a in 0..row_taps {
         if a < row_count {
-            let row_base = base + row_offset[a as usize];
-            let mut row = A::from_int(0);
-            #[unroll]
-            for b in 0..col_taps {
-                if b < col_count {
-                    row += A::cast_from(src[(row_base + col_offset[b as usize]) as usize]) * A::cast_from(col_weight[b as usize]);
-                }
-            }
+            let row = window_row::<FS, A>(src, base + row_offset[a as usize], col_offset, col_weight, col_count, col_taps);
             acc += row * A::cast_from(row_weight[a as usize]);
         }
     }
     acc
+}
+
+/// `sum_b col_weight[b] * src[row_base + col_offset[b]]` over the first `col_count` of
+/// `col_taps` columns: one source row summed along the width, each row of [`factored_sum`] and
+/// of the plane pairs.
+#[cube]
+pub(super) fn window_row<FS: Float, A: Float>(
+    src: &Array<FS>,
+    row_base: u32,
+    col_offset: &Array<u32>,
+    col_weight: &Array<f32>,
+    col_count: u32,
+    #[comptime] col_taps: u32,
+) -> A {
+    let mut row = A::from_int(0);
+    #[unroll]
+    for b in 0..col_taps {
+        if b < col_count {
+            row += A::cast_from(src[(row_base + col_offset[b as usize]) as usize]) * A::cast_from(col_weight[b as usize]);
+        }
+    }
+    row
 }
 
 /// The first `taps` entries of row `o` of `table` (`count` entries): each index times

@@ -15,7 +15,7 @@ pub const VALUED: [&str; 7] = [
 ];
 
 /// `tuning` with the override `name` set from `value` (`block-full-rows`, `block-guarded`
-/// `strips-looped` and `row-scalar` take none); Err names what was wrong.
+/// `strips-looped`, `row-scalar` and `plane-single` take none); Err names what was wrong.
 pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String> {
     let number = |what: &str| {
         value
@@ -39,6 +39,7 @@ pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String
         "block-guarded" => tuning.block_unguarded = Some(false),
         "strips-looped" => tuning.strip_unrolled = Some(false),
         "row-scalar" => tuning.row_vectors = Some(false),
+        "plane-single" => tuning.plane_pairs = Some(false),
         "volume-product" => {
             tuning.volume_product = Some(match value {
                 "on" => true,

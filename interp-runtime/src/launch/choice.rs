@@ -192,16 +192,25 @@ const MAX_DEFAULT_PLANE_TAPS: u32 = 16;
 /// Widest channels-last pixel the planes kernel takes by default: one 16-byte vector.
 const MAX_PLANES_PIXEL_BYTES: usize = 16;
 
-/// A launch of the planes kernel, or of the blocks kernel (`block`: a unit per 2x2 block of
-/// pixels; `short_rows`: its variant that serves short rows from the shared window): its
-/// (row taps, column taps) shape and channels per unit.
+/// A launch of the planes kernel (`pairs`: a unit per two vertically neighbouring pixels, the
+/// factored shapes only), or of the blocks kernel (`block`: a unit per 2x2 block of pixels;
+/// `short_rows`: its variant that serves short rows from the shared window): its (row taps,
+/// column taps) shape and channels per unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct PlanesLaunch {
     pub shape: (u32, u32),
     pub planes: u32,
     pub block: bool,
     pub short_rows: bool,
+    pub pairs: bool,
 }
+
+/// Whether the factored planes shape runs in pairs of rows unless the tuning says otherwise
+/// (`Tuning::plane_pairs`). Why it generalizes: a pair reads `row_taps + shift` source rows
+/// for two outputs where two planes units read `2 row_taps` (a 2x downsample of 8 taps: 10
+/// rows of 8 loads against 16), whatever the sizes, and keeps a warp's lanes on neighbouring
+/// columns as the planes kernel does.
+const PLANE_PAIRS_BY_DEFAULT: bool = true;
 
 /// The planes kernel where it applies: scalar layouts (channel vectors have their own gathers)
 /// whose tables fit one of `PLANE_SHAPES`, unless the tuning forces another strategy
@@ -248,7 +257,8 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), v
     if !forced && channels_last && !channels_last_ok {
         return None;
     }
-    let planes = channels_per_unit(io, 1);
+    let pairs = factored && io.tuning.plane_pairs.unwrap_or(PLANE_PAIRS_BY_DEFAULT);
+    let planes = channels_per_unit(io, 1 + usize::from(pairs));
     if !forced && planes == 1 && matches!(vectorization, Vectorization::Width(v) if v > 1) {
         return None;
     }
@@ -260,6 +270,7 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), v
         planes,
         block: false,
         short_rows: false,
+        pairs,
     })
 }
 
@@ -349,6 +360,7 @@ pub(super) fn blocks(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), v
         planes: channels_per_unit(io, block * block),
         block: true,
         short_rows: io.tuning.block_short_rows.unwrap_or(true),
+        pairs: false,
     })
 }
 

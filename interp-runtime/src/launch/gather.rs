@@ -6,8 +6,8 @@ use std::sync::Arc;
 use cubecl::prelude::*;
 use interp_kernels::gather::{
     separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cell_edges, separable_gather_cells,
-    separable_gather_pixel_strips, separable_gather_planes, separable_gather_runs, separable_gather_strips, separable_gather_tiled,
-    CellEdgesLaunch, CellRunLaunch, BLOCK, SUM_BLOCK, TILE_H, TILE_W,
+    separable_gather_pixel_strips, separable_gather_plane_pairs, separable_gather_planes, separable_gather_runs, separable_gather_strips,
+    separable_gather_tiled, CellEdgesLaunch, CellRunLaunch, BLOCK, SUM_BLOCK, TILE_H, TILE_W,
 };
 
 use super::args::{dispatch_dtypes, extent, layout_arg, scalar_arrays, scalar_layout, vector_strides};
@@ -248,14 +248,16 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     }
 }
 
-/// The planes kernel (a unit per destination pixel) or, with `launch.block`, the blocks kernel
-/// (a unit per 2x2 block of pixels), each unit serving a group of `launch.planes` channels.
+/// The planes kernel (a unit per destination pixel, or with `launch.pairs` per two pixels of a
+/// column) or, with `launch.block`, the blocks kernel (a unit per 2x2 block of pixels), each
+/// unit serving a group of `launch.planes` channels.
 fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable, launch: PlanesLaunch) {
     let [n, c, h, w] = io.dst_view.shape;
     let layout = scalar_layout(io);
     let side = if launch.block { BLOCK as usize } else { 1 };
+    let height = if launch.pairs { 2 } else { side };
     // At most n * c * h * w units, which validation bounds by u32.
-    let units = n * c.div_ceil(launch.planes as usize) * h.div_ceil(side) * w.div_ceil(side);
+    let units = n * c.div_ceil(launch.planes as usize) * h.div_ceil(height) * w.div_ceil(side);
     let dim = CubeDim::new_1d(UNITS_PER_CUBE);
     let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
     // SAFETY: as in `gather_pass`; every unit guards its index and reads only table slots
@@ -284,6 +286,10 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
                         row_taps,
                         col_taps,
                         launch.short_rows,
+                    )
+                } else if launch.pairs {
+                    separable_gather_plane_pairs::launch_unchecked::<$fs, $fd, $a, R>(
+                        client, count, dim, src, dst, rows, cols, layout, planes, row_taps, col_taps,
                     )
                 } else {
                     separable_gather_planes::launch_unchecked::<$fs, $fd, $a, R>(

@@ -49,3 +49,19 @@ pub fn compare(actual: &[f64], gaps_untouched: bool, expected: &[f64], dtype: DT
         Err(format!("relative error {error:.3e} > {:.1e}", tolerance(dtype)))
     }
 }
+
+/// Most distinct entries in a row of an axis's table (at least the device table's width):
+/// indices per output, or with `adjoint` outputs per input.
+pub fn widest_row(taps: &interp_runtime::reference::AxisTaps, in_len: usize, adjoint: bool) -> usize {
+    let mut per_row: Vec<std::collections::BTreeSet<usize>> = vec![Default::default(); if adjoint { in_len } else { taps.len() }];
+    for (o, row) in taps.iter().enumerate() {
+        for &(i, _) in row {
+            if adjoint {
+                per_row[i].insert(o);
+            } else {
+                per_row[o].insert(i);
+            }
+        }
+    }
+    per_row.iter().map(|s| s.len()).max().unwrap_or(0)
+}
