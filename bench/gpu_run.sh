@@ -25,7 +25,7 @@ if [ "$PHASE" = versus ]; then
     exit $status
 fi
 if [ "$PHASE" != bench ]; then
-    for t in .gpu/bin/interp_runtime .gpu/bin/numerics .gpu/bin/errors .gpu/bin/properties .gpu/bin/ranks .gpu/bin/user_mode_* .gpu/bin/tour; do
+    for t in .gpu/bin/interp_runtime .gpu/bin/numerics .gpu/bin/errors .gpu/bin/properties .gpu/bin/ranks .gpu/bin/planes .gpu/bin/user_mode_* .gpu/bin/tour; do
         [ -x "$t" ] || continue
         echo "== $t" >> "$OUT/tests.log"
         "$t" --nocapture 2>&1 | grep -v XDG_RUNTIME | tee -a "$OUT/tests.log" | grep -E "cases|worst|fan-in:|test result|FAILED|panicked|note:" || true
