@@ -24,10 +24,10 @@ pub const PAIR_SHIFT: u32 = 4;
 /// it (a 2x downsample with 8 taps: 10 row sums for two outputs, against 16). Neighbouring
 /// units are neighbouring columns, as in the planes kernel, so reads stay coalesced.
 ///
-/// Same sums in the same order as [`factored_sum`] (each row's sum over the columns in table
+/// Same sums in the same order as `factored_sum` (each row's sum over the columns in table
 /// order, the rows weighted and added in table order, rows past a count skipped): the bits of
 /// the factored planes shape. Pairs whose rows are not consecutive or start too far apart
-/// (clamped edges of some filters) sum each output with [`factored_sum`].
+/// (clamped edges of some filters) sum each output with `factored_sum`.
 ///
 /// Grid: `width * ceil(height / 2) * batch * ceil(channels / planes)` units, width fastest.
 #[allow(clippy::manual_div_ceil)]
