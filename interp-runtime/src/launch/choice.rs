@@ -453,9 +453,26 @@ fn tiles_stay_in_shared_memory(io: &GatherIo, row_taps: u64) -> bool {
 ///   1.0-1.8x for bilinear-aa, 2.5x for a 4x upsample's backward), or
 /// - the rows hold 16 taps or more (bicubic and lanczos antialiasing, the backward of a 4x
 ///   bicubic upsample): 1.1-1.25x; below that (bilinear-aa) tiles stay ahead (0.8-0.97x).
+///
+/// Since v23 the row pass reads a contiguous width in vectors (`row_vectors`), and two passes
+/// also beat tiles on gathers that shrink both axes by less (see [`shrinks_both_axes`]).
 fn passes_beat_tiles(io: &GatherIo, row_taps: u64) -> bool {
     let (src_h, dst_h) = (io.src_view.shape[2] as u64, io.dst_view.shape[2] as u64);
-    src_h.div_ceil(dst_h.max(1)) >= 4 && (io.src_view.channels_last() || row_taps >= 16)
+    let from_4x = src_h.div_ceil(dst_h.max(1)) >= 4 && (io.src_view.channels_last() || row_taps >= 16);
+    from_4x || shrinks_both_axes(io)
+}
+
+/// Whether the gather shrinks both axes (the caller has more than 16 tap pairs): where two
+/// passes, their row pass in width vectors, beat tiles (measured on an H100, PERFORMANCE.md
+/// v24). Why it generalizes: a tile of `TILE_H` rows sums `(TILE_H - 1) * ratio + row_taps`
+/// source rows along the width, each with its table entries loaded per tap and per channel
+/// plane, while the column pass of two passes reads each source row once per output column
+/// and the row pass sums vectors of columns; both passes write and read an intermediate
+/// smaller than the source when both axes shrink.
+fn shrinks_both_axes(io: &GatherIo) -> bool {
+    let [_, _, src_h, src_w] = io.src_view.shape;
+    let [_, _, dst_h, dst_w] = io.dst_view.shape;
+    src_h > dst_h && src_w > dst_w
 }
 
 /// Shape of the two-pass intermediate, and whether the width is resampled first: the axis
