@@ -276,6 +276,11 @@ pub struct Tuning {
     /// Default: yes (docs/PERFORMANCE.md v24); with `false` a unit per pixel. The same bits
     /// either way.
     pub plane_pairs: Option<bool>,
+    /// Whether scalar gathers of more than 16 tap pairs that shrink both axes by less than 4x
+    /// run two passes instead of tiles. Default: yes (docs/PERFORMANCE.md v24); with `false`
+    /// the rule of v11-v23 (tiles below 4x). Other bits than tiles (another factoring of the
+    /// sums), deterministic either way: a pure function of the shape.
+    pub passes_when_shrinking: Option<bool>,
 }
 
 /// Options of a call: the output size, and how the filter is sampled, as PyTorch takes

@@ -459,7 +459,7 @@ fn tiles_stay_in_shared_memory(io: &GatherIo, row_taps: u64) -> bool {
 fn passes_beat_tiles(io: &GatherIo, row_taps: u64) -> bool {
     let (src_h, dst_h) = (io.src_view.shape[2] as u64, io.dst_view.shape[2] as u64);
     let from_4x = src_h.div_ceil(dst_h.max(1)) >= 4 && (io.src_view.channels_last() || row_taps >= 16);
-    from_4x || shrinks_both_axes(io)
+    from_4x || (io.tuning.passes_when_shrinking.unwrap_or(true) && shrinks_both_axes(io))
 }
 
 /// Whether the gather shrinks both axes (the caller has more than 16 tap pairs): where two
