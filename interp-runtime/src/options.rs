@@ -277,9 +277,9 @@ pub struct Tuning {
     /// either way.
     pub plane_pairs: Option<bool>,
     /// Whether scalar gathers of more than 16 tap pairs that shrink both axes by less than 4x
-    /// run two passes instead of tiles. Default: yes (docs/PERFORMANCE.md v24); with `false`
-    /// the rule of v11-v23 (tiles below 4x). Other bits than tiles (another factoring of the
-    /// sums), deterministic either way: a pure function of the shape.
+    /// run two passes instead of tiles. Default: no, the rule of v11-v24 (tiles below 4x); a
+    /// candidate rule not yet timed as a rule (docs/PERFORMANCE.md v24). Other bits than tiles
+    /// (another factoring of the sums), deterministic either way: a pure function of the shape.
     pub passes_when_shrinking: Option<bool>,
 }
 

@@ -16,7 +16,7 @@ pub const VALUED: [&str; 7] = [
 
 /// `tuning` with the override `name` set from `value` (`block-full-rows`, `block-guarded`
 /// `strips-looped`, `row-scalar`, `plane-single` and
-/// `tiles-when-shrinking` take none); Err names what was wrong.
+/// `passes-when-shrinking` take none); Err names what was wrong.
 pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String> {
     let number = |what: &str| {
         value
@@ -41,7 +41,7 @@ pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String
         "strips-looped" => tuning.strip_unrolled = Some(false),
         "row-scalar" => tuning.row_vectors = Some(false),
         "plane-single" => tuning.plane_pairs = Some(false),
-        "tiles-when-shrinking" => tuning.passes_when_shrinking = Some(false),
+        "passes-when-shrinking" => tuning.passes_when_shrinking = Some(true),
         "volume-product" => {
             tuning.volume_product = Some(match value {
                 "on" => true,

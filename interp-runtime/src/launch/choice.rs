@@ -455,16 +455,24 @@ fn tiles_stay_in_shared_memory(io: &GatherIo, row_taps: u64) -> bool {
 ///   bicubic upsample): 1.1-1.25x; below that (bilinear-aa) tiles stay ahead (0.8-0.97x).
 ///
 /// Since v23 the row pass reads a contiguous width in vectors (`row_vectors`), and two passes
-/// also beat tiles on gathers that shrink both axes by less (see [`shrinks_both_axes`]).
+/// may also beat tiles on gathers that shrink both axes by less (see [`shrinks_both_axes`]):
+/// with `Tuning::passes_when_shrinking`, not by default until timed as a rule.
 fn passes_beat_tiles(io: &GatherIo, row_taps: u64) -> bool {
     let (src_h, dst_h) = (io.src_view.shape[2] as u64, io.dst_view.shape[2] as u64);
     let from_4x = src_h.div_ceil(dst_h.max(1)) >= 4 && (io.src_view.channels_last() || row_taps >= 16);
-    from_4x || (io.tuning.passes_when_shrinking.unwrap_or(true) && shrinks_both_axes(io))
+    from_4x || (io.tuning.passes_when_shrinking.unwrap_or(PASSES_WHEN_SHRINKING_BY_DEFAULT) && shrinks_both_axes(io))
 }
 
+/// Whether two passes take a gather of more than 16 tap pairs that shrinks both axes below 4x
+/// unless the tuning says otherwise: not yet. Forced two passes (their own passes' rules off)
+/// beat tiles on the forwards of CLIP's 512 -> 224 and Stable Diffusion's 768 -> 512 (1.06-1.27x,
+/// H100, PERFORMANCE.md v24) and Inception's bicubic backward (1.08-1.19x); the rule itself
+/// (its passes in the planes and width-vector kernels) is untimed.
+const PASSES_WHEN_SHRINKING_BY_DEFAULT: bool = false;
+
 /// Whether the gather shrinks both axes (the caller has more than 16 tap pairs): where two
-/// passes, their row pass in width vectors, beat tiles (measured on an H100, PERFORMANCE.md
-/// v24). Why it generalizes: a tile of `TILE_H` rows sums `(TILE_H - 1) * ratio + row_taps`
+/// passes, their row pass in width vectors, may beat tiles (see
+/// `PASSES_WHEN_SHRINKING_BY_DEFAULT`). Why it would generalize: a tile of `TILE_H` rows sums `(TILE_H - 1) * ratio + row_taps`
 /// source rows along the width, each with its table entries loaded per tap and per channel
 /// plane, while the column pass of two passes reads each source row once per output column
 /// and the row pass sums vectors of columns; both passes write and read an intermediate
