@@ -472,8 +472,8 @@ const PASSES_WHEN_SHRINKING_BY_DEFAULT: bool = false;
 
 /// Whether the gather shrinks both axes (the caller has more than 16 tap pairs): where two
 /// passes, their row pass in width vectors, may beat tiles (see
-/// `PASSES_WHEN_SHRINKING_BY_DEFAULT`). Why it would generalize: a tile of `TILE_H` rows sums `(TILE_H - 1) * ratio + row_taps`
-/// source rows along the width, each with its table entries loaded per tap and per channel
+/// `PASSES_WHEN_SHRINKING_BY_DEFAULT`). Why it would generalize: a tile of `TILE_H` rows sums
+/// `(TILE_H - 1) * ratio + row_taps` source rows along the width, each with its table entries loaded per tap and per channel
 /// plane, while the column pass of two passes reads each source row once per output column
 /// and the row pass sums vectors of columns; both passes write and read an intermediate
 /// smaller than the source when both axes shrink.
