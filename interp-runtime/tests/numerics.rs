@@ -665,11 +665,13 @@ fn channels_last_rules_by_default() {
 /// channels (a partial group); scalar units in channels-last too; both variants (short rows
 /// from the window, the default, or summed per output from the tables). The larger odd
 /// upsample holds warps wholly inside the box of full blocks (unguarded sums) beside warps
-/// holding edge blocks (guarded sums for all their blocks).
+/// holding edge blocks (guarded sums for all their blocks). The 2x downsample's backward
+/// runs the odd-width 3x3 shape (lanczos3's adjoint: three outputs per input) and 2x2.
 #[test]
 fn blocks_share_windows() {
     let geometries = [
         sized("7x9 -> 14x18", [2, 5, 7, 9], 14, 18),
+        sized("46x76 -> 23x38", [1, 5, 46, 76], 23, 38),
         sized("5x4 -> 20x16", [1, 3, 5, 4], 20, 16),
         sized("9x12 -> 12x16", [1, 5, 9, 12], 12, 16),
         sized("6x5 -> 13x11", [1, 5, 6, 5], 13, 11),
@@ -688,6 +690,40 @@ fn blocks_share_windows() {
         ..tuning
     };
     forced_matches_reference("blocks, short rows from the tables", full_rows, &geometries);
+}
+
+/// The odd-width blocks shape by default: the backward of lanczos3's 2x downsample (an
+/// adjoint of three taps per axis, full rows) runs in 3x3 blocks, which sum `sum_a w_a (sum_b
+/// w_b x)` (the bits of forced blocks, not of the planes kernel it replaces, whose 4x4 shape
+/// sums products of weights), and matches the reference; NCHW and f32, where both run.
+#[test]
+fn odd_width_blocks_by_default() {
+    let client = client();
+    let case = Case {
+        config: plain_config(interp_runtime::Mode::Lanczos3),
+        geometry: sized("40x132 -> 20x66", [1, 3, 40, 132], 20, 66),
+    };
+    let plan = case.plan();
+    let dy = quantize(DType::F32, &random(plan.output.iter().product(), 17));
+    let source = upload(&client, &dy, &plan.output, Layout::Nchw, DType::F32);
+    let run = |tuning: Tuning| {
+        let dst = poisoned(&client, &plan.input, Layout::Nchw, DType::F32);
+        interpolate_backward(&client, case.config.mode, source.view(), dst.view(), &case.options().tuning(tuning)).expect("a valid call");
+        dst
+    };
+    let default = run(Tuning::default());
+    let default_bits = raw(&client, &default);
+    assert!(
+        default_bits == raw(&client, &run(forced_strategy(Strategy::Blocks))),
+        "the default did not run 3x3 blocks"
+    );
+    assert!(
+        default_bits != raw(&client, &run(forced_strategy(Strategy::Planes))),
+        "blocks and planes gave the same bits here"
+    );
+    let (rows, cols) = case.taps();
+    let (actual, gaps) = download(&client, &default);
+    compare(&actual, gaps, &reference::backward(&dy, &plan.input, &rows, &cols), DType::F32).unwrap_or_else(|e| panic!("{e}"));
 }
 
 /// The cells kernel (forced) on integer resizes whose rows hold several of its units: 2x,

@@ -7,12 +7,12 @@ use super::blocks::BlockAxis;
 use super::GatherLayout;
 
 /// Whether the short-rows kernel of `shape` sums warps of full blocks without guards, and
-/// streams its window rows ([`window_sums_streamed`]): 4x4 and 6x6. Not 2x2 (measured on an
+/// streams its window rows ([`window_sums_streamed`]): 3x3, 4x4 and 6x6. Not 2x2 (measured on an
 /// H100, docs/PERFORMANCE.md v21): the streamed form with its unguarded copy took the 2x2
 /// kernel from 40 to 48 registers and DeepLab's 8x bilinear f32 forward from 0.092 to 0.19 ms,
 /// as v16's unguarded copy did; a 2x2 block's guards are 8 selects beside 9 loads per channel.
 pub(super) fn unguarded_inside(shape: (u32, u32)) -> bool {
-    shape.0.max(shape.1) >= 4
+    shape.0.max(shape.1) >= 3
 }
 
 /// The block's four outputs for channels `first..end` from the shared window; with `guarded`

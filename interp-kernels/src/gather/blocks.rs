@@ -11,9 +11,11 @@ use super::{first_slot, grid_position, table_slot, tap_step, AxisTable, GatherLa
 pub const BLOCK: u32 = 2;
 
 /// The (row taps, column taps) shapes [`separable_gather_blocks()`] is built for: the clamp
-/// filters' full rows (bilinear: 2, bicubic: 4, lanczos3: 6). A table runs in a shape only when its widest
-/// rows are exactly the shape's: then its inner rows are full and the window holds them.
-pub const BLOCK_SHAPES: [(u32, u32); 3] = [(2, 2), (4, 4), (6, 6)];
+/// filters' full rows (bilinear: 2, bicubic: 4, lanczos3: 6) and the odd widths of their
+/// adjoints (3: lanczos3's 2x downsample, whose adjoint reads 3 outputs per input; the adjoints
+/// of downsamples by 1.3x-2x read 2-3). A table runs in a shape only when its widest rows are
+/// exactly the shape's: then its inner rows are full and the window holds them.
+pub const BLOCK_SHAPES: [(u32, u32); 4] = [(2, 2), (3, 3), (4, 4), (6, 6)];
 
 /// The shape of [`BLOCK_SHAPES`] whose taps are exactly `row_width` and `col_width`.
 pub fn block_shape(row_width: u32, col_width: u32) -> Option<(u32, u32)> {
