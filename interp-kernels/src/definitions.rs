@@ -227,8 +227,8 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
                 definition,
             );
         }
-        if !edge_shapes.contains(&(row_taps, taps)) {
-            edge_shapes.push((row_taps, taps));
+        if !edge_shapes.contains(&shape.edge_taps()) {
+            edge_shapes.push(shape.edge_taps());
         }
     }
     for (row_taps, col_taps) in edge_shapes {

@@ -57,6 +57,21 @@ impl CellShape {
     pub const fn outputs(&self) -> u32 {
         self.phases * self.cells
     }
+
+    /// The (row taps, column taps) its edges' kernel ([`separable_gather_cell_edges()`]) is
+    /// built with: the shape's, but 6 (lanczos3) widened to 8: ptxas spilled the 6x6 edges
+    /// kernel at 48 registers (`cargo xtask kernels`), where the 8x8 one (each row's entries
+    /// past its count skipped: the same sums) holds them in 64.
+    pub const fn edge_taps(&self) -> (u32, u32) {
+        const fn widened(taps: u32) -> u32 {
+            if taps == 6 {
+                8
+            } else {
+                taps
+            }
+        }
+        (widened(self.row_taps), widened(self.taps))
+    }
 }
 
 /// Most window values a unit loads at once (whole tap rows, a power of two of them): 4 rows
@@ -74,7 +89,8 @@ const fn row_batch(row_taps: u32, window_len: u32) -> u32 {
 
 /// The shapes the cells kernel is built for (the runtime launches no other): integer
 /// upsampling by 2, 4 and 8 with one tap (nearest, area), two (bilinear) and four
-/// (bicubic) per output, their phases split at half the cell; the adjoints of those
+/// (bicubic) per output, their phases split at half the cell, and by 2 with six (lanczos3);
+/// the adjoints of those
 /// upsamples and integer downsampling (one phase; 2, 4 and 8 taps per output at a stride of
 /// 2 or 4: the adjoints of bicubic 2x and bilinear 4x upsampling, antialiased downsampling).
 /// Not built: strides of 8 (area 8x, the adjoints of 8x upsampling), whose half-precision
@@ -83,13 +99,15 @@ const fn row_batch(row_taps: u32, window_len: u32) -> u32 {
 /// signals, resizes of the width alone: no row loads wasted) and of as many entries as the
 /// column taps, at least 2 (a resize by the same ratio on both axes).
 #[rustfmt::skip]
-pub const CELL_SHAPES: [CellShape; 28] = [
+pub const CELL_SHAPES: [CellShape; 30] = [
     CellShape::new(1, 2, 1, 1, 0, 4),
     CellShape::new(2, 2, 1, 1, 0, 4),
     CellShape::new(1, 2, 1, 2, 1, 4),
     CellShape::new(2, 2, 1, 2, 1, 4),
     CellShape::new(1, 2, 1, 4, 1, 4),
     CellShape::new(4, 2, 1, 4, 1, 4),
+    CellShape::new(1, 2, 1, 6, 1, 4),
+    CellShape::new(6, 2, 1, 6, 1, 4),
     CellShape::new(1, 4, 1, 1, 0, 2),
     CellShape::new(2, 4, 1, 1, 0, 2),
     CellShape::new(1, 4, 1, 2, 2, 2),

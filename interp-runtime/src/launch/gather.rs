@@ -317,9 +317,9 @@ fn gather_cells<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
     // SAFETY: as in `gather_pass`; inner units read the window their cells' table rows read
     // (the host checked every cell of the run) or, for rows past a row's count, the same
     // columns of the plane's first row; edge units read only slots below their rows' counts,
-    // which are at most the shape's taps (`cells` checked the tables' widths); vectors of
-    // `launch.vector` outputs divide the width and the other strides (`cells` checked), and
-    // inner units start at multiples of their outputs.
+    // which are at most the shape's taps (`cells` checked the tables' widths) and so at most
+    // its edges' kernel's; vectors of `launch.vector` outputs divide the width and the other
+    // strides (`cells` checked), and inner units start at multiples of their outputs.
     unsafe {
         let src = || ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, 1));
         if edge_units > 0 {
@@ -339,8 +339,8 @@ fn gather_cells<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
                         layout(),
                         edges,
                         launch.planes,
-                        shape.row_taps,
-                        shape.taps,
+                        shape.edge_taps().0,
+                        shape.edge_taps().1,
                     )
                 };
             }
