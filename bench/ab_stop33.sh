@@ -10,11 +10,14 @@
 #            (`strategy=planes`; only the backward of those cases is the comparison), and
 #            forced blocks on ImageNet's 375x500 -> 256 bicubic backward (3-tap rows, 2.04 of
 #            them filled along the width: below the fill rule);
-#   tests:   the CUDA tests of the blocks kernel (the 3x3 shape) and of the default's pick;
+#   cells6:  lanczos3's 2x upsample in the cells kernel (the new default, NCHW) against the
+#            6x6 blocks that ran it before (`strategy=blocks`; the forward is the comparison);
+#   tests:   the CUDA tests of the blocks kernel (the 3x3 shape), the cells kernel (lanczos3)
+#            and of the defaults' picks;
 #   suite:   `bench/gpu_run.sh bench` into $OUT/suite.
 set -uo pipefail
 source "$(dirname "$0")/ab_common.sh"
-PARTS=${PARTS:-shrink blocks3 tests}
+PARTS=${PARTS:-blocks3 cells6 tests shrink}
 ORIGINALS=""
 for n in original-up2 original-down2; do for l in nchw nhwc; do for t in f32 bf16; do for m in bicubic lanczos3 bilinear-aa; do
     ORIGINALS+="|$n $l $t $m"
@@ -24,8 +27,9 @@ for p in $PARTS; do case $p in
     shrink) part ${SHRINK_SECONDS:-330} shrink "$SHRINK" passes-when-shrinking ;;
     blocks3) part ${BLOCKS3_SECONDS:-60} blocks3 "original-down2 nchw f32 lanczos3|original-down2 nchw f16 lanczos3|original-down2 nchw bf16 lanczos3" strategy=planes
         part ${BLOCKS3_SECONDS:-60} imagenet "imagenet-eval-256 nchw f32 bicubic|imagenet-eval-256 nchw bf16 bicubic|imagenet-eval-256 nhwc bf16 bicubic" strategy=blocks ;;
+    cells6) part ${CELLS6_SECONDS:-45} cells6 "original-up2 nchw f32 lanczos3|original-up2 nchw f16 lanczos3|original-up2 nchw bf16 lanczos3" strategy=blocks ;;
     tests) mkdir -p "$OUT/tests"
-        timeout 120 .gpu/bin/numerics odd_width_blocks blocks_share_windows --nocapture > "$OUT/tests/tests.log" 2>&1
+        timeout 120 .gpu/bin/numerics odd_width_blocks blocks_share_windows cells_ blocks_by_default --nocapture > "$OUT/tests/tests.log" 2>&1
         echo "tests rc=$?" > "$OUT/tests/versus.log"
         grep -E "test result|FAILED|panicked|cases," "$OUT/tests/tests.log" >> "$OUT/tests/versus.log" ;;
     suite) mkdir -p "$OUT/suite"
