@@ -15,6 +15,7 @@
 #   tests:   the CUDA tests of the blocks kernel (the 3x3 shape), the cells kernel (lanczos3)
 #            and of the defaults' picks;
 #   suite:   `bench/gpu_run.sh bench` into $OUT/suite.
+# SHRINK_ONLY replaces the shrink part's cases; *_SECONDS its parts' time limits.
 set -uo pipefail
 source "$(dirname "$0")/ab_common.sh"
 PARTS=${PARTS:-blocks3 cells6 tests shrink}
@@ -22,7 +23,8 @@ ORIGINALS=""
 for n in original-up2 original-down2; do for l in nchw nhwc; do for t in f32 bf16; do for m in bicubic lanczos3 bilinear-aa; do
     ORIGINALS+="|$n $l $t $m"
 done; done; done; done
-SHRINK="clip-preprocess-224|sd-input-768-to-512|inception-224-to-299|timm-256-to-288|vit-pos-embed-24-to-32|imagenet-eval-256|sr-720p-up2|sr-features-c64-up2|frames-1080p-down2$ORIGINALS"
+SHRINK="${SHRINK_ONLY:-}"
+[ -z "$SHRINK" ] && SHRINK="clip-preprocess-224|sd-input-768-to-512|inception-224-to-299|timm-256-to-288|vit-pos-embed-24-to-32|imagenet-eval-256|sr-720p-up2|sr-features-c64-up2|frames-1080p-down2$ORIGINALS"
 for p in $PARTS; do case $p in
     shrink) part ${SHRINK_SECONDS:-330} shrink "$SHRINK" passes-when-shrinking ;;
     blocks3) part ${BLOCKS3_SECONDS:-60} blocks3 "original-down2 nchw f32 lanczos3|original-down2 nchw f16 lanczos3|original-down2 nchw bf16 lanczos3" strategy=planes

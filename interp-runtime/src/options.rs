@@ -277,9 +277,10 @@ pub struct Tuning {
     /// either way.
     pub plane_pairs: Option<bool>,
     /// Whether scalar gathers of more than 16 tap pairs that shrink both axes by less than 4x
-    /// run two passes instead of tiles. Default: no, the rule of v11-v24 (tiles below 4x); a
-    /// candidate rule not yet timed as a rule (docs/PERFORMANCE.md v24). Other bits than tiles
-    /// (another factoring of the sums), deterministic either way: a pure function of the shape.
+    /// run two passes instead of tiles: `true` for all of them, `false` for none (the rule of
+    /// v11-v24). Default: NCHW gathers of at least 64 tap pairs (docs/PERFORMANCE.md v25).
+    /// Other bits than tiles (another factoring of the sums), deterministic either way: a pure
+    /// function of the shape.
     pub passes_when_shrinking: Option<bool>,
 }
 

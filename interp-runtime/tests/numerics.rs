@@ -726,6 +726,62 @@ fn odd_width_blocks_by_default() {
     compare(&actual, gaps, &reference::backward(&dy, &plan.input, &rows, &cols), DType::F32).unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// Two passes by default for NCHW gathers of at least 64 tap pairs that shrink both axes
+/// below 4x (CLIP's 512 -> 224 bicubic-aa: 83 pairs), tiles for the same call channels-last
+/// (RGB) and for fewer pairs (bicubic-aa at 1.5x: 36): each default gives the bits of the strategy
+/// the rule names and matches the f64 reference. Here the passes resample the width first,
+/// in f32, as tiles do: both give the same bits (checked), so the pick itself shows in the
+/// timings (`bench/ab_stop33.sh`), and a one-pass run (products of weights) shows that the
+/// comparison can fail.
+#[test]
+fn passes_when_shrinking_by_default() {
+    let client = client();
+    let config = |antialias| {
+        configs()
+            .into_iter()
+            .find(|c| c.mode == interp_runtime::Mode::Bicubic && c.antialias == antialias && !c.align_corners && c.border.is_none())
+            .expect("bicubic config")
+    };
+    // (geometry, layout, whether the default runs two passes): 83 pairs, then 36 (1.5x).
+    let clip = sized("256^2 -> 112^2", [1, 3, 256, 256], 112, 112);
+    let cases = [
+        (clip, Layout::Nchw, true),
+        (clip, Layout::Nhwc, false),
+        (sized("256^2 -> 170^2", [1, 3, 256, 256], 170, 170), Layout::Nchw, false),
+    ];
+    for (geometry, layout, passes) in cases {
+        let case = Case {
+            config: config(true),
+            geometry,
+        };
+        let plan = case.plan();
+        let x = quantize(DType::F32, &random(plan.input.iter().product(), 23));
+        let source = upload(&client, &x, &plan.input, layout, DType::F32);
+        let run = |tuning: Tuning| {
+            let dst = poisoned(&client, &plan.output, layout, DType::F32);
+            interpolate(&client, case.config.mode, source.view(), dst.view(), &case.options().tuning(tuning)).expect("a valid call");
+            dst
+        };
+        let default = run(Tuning::default());
+        let (two_pass, tiled) = (
+            raw(&client, &run(forced_strategy(Strategy::TwoPass))),
+            raw(&client, &run(forced_strategy(Strategy::Tiled))),
+        );
+        let label = format!("{} {layout:?}", case.name());
+        assert!(two_pass == tiled, "{label}: two passes and tiles should sum in the same order here");
+        let one_pass = raw(&client, &run(forced_strategy(Strategy::OnePass)));
+        assert!(one_pass != tiled, "{label}: one pass gave the tiles' bits");
+        let expected = if passes { &two_pass } else { &tiled };
+        assert!(
+            &raw(&client, &default) == expected,
+            "{label}: the default should run two passes: {passes}"
+        );
+        let (rows, cols) = case.taps();
+        let (actual, gaps) = download(&client, &default);
+        compare(&actual, gaps, &reference::forward(&x, &plan.input, &rows, &cols), DType::F32).unwrap_or_else(|e| panic!("{label}: {e}"));
+    }
+}
+
 /// The cells kernel (forced) on integer resizes whose rows hold several of its units: 2x,
 /// 4x and 8x upsamples and 2x and 4x downsamples (their adjoints in the backward), odd
 /// lengths (a partial last unit; vectors that do not divide the width take scalar stores),

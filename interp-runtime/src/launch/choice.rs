@@ -106,7 +106,7 @@ pub(super) fn strategy<R: Runtime>(
                 Strategy::OnePass
             }
         }
-        _ if tap_pairs > 16.0 && passes_beat_tiles(io, widths.0) => Strategy::TwoPass,
+        _ if tap_pairs > 16.0 && passes_beat_tiles(io, widths.0, tap_pairs) => Strategy::TwoPass,
         // Not for a one-row destination (a 1-D signal): all but one of a tile's `TILE_H` rows
         // of units would idle (H200: lanczos3-aa audio 48 kHz -> 16 kHz 0.31-0.33 ms in tiles,
         // 0.07 ms in two passes; docs/PERFORMANCE.md v15).
@@ -368,17 +368,14 @@ pub(super) fn blocks(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), v
 /// row pair (64 columns), so each of its window reads stays within two source rows.
 const BLOCKS_MIN_WIDTH: usize = 64;
 
-/// Least share of full rows (mean entries over the widest row, per axis) for which blocks are
-/// picked: a block serves its outputs from a window of `taps + 1` per axis, worth it where
-/// rows hold their `taps` entries.
-const BLOCKS_MIN_FILL: f64 = 0.75;
-
 /// Where blocks beat the planes kernel by default (measured on the H200's suite, every NCHW
 /// case with `--strategy blocks` (short rows from the window) against the default,
 /// docs/PERFORMANCE.md v14): NCHW gathers (and few-channel channels-last ones:
-/// [`blocks_pay_channels_last`]) along which no axis shrinks, whose rows are mostly
-/// full (`BLOCKS_MIN_FILL`: the forward of bilinear and bicubic upsampling, the adjoints of
-/// antialiased downsampling), into destinations at least `BLOCKS_MIN_WIDTH` wide. Forward:
+/// [`blocks_pay_channels_last`]) along which no axis shrinks, whose rows are full enough
+/// that a block's window of `taps + 1` per axis holds no more values than its two outputs'
+/// own taps (`2 mean >= taps + 1`: the forward of bilinear and bicubic upsampling, the
+/// adjoints of antialiased and of ~2x downsampling), into destinations at least
+/// `BLOCKS_MIN_WIDTH` wide. Forward:
 /// bicubic up 2x 2.0-2.6x faster (any channel count), bilinear 1.1-1.5x; backward of
 /// antialiased downsampling 1.1-3x. The 6x6 shape (H100, docs/PERFORMANCE.md v20): lanczos3
 /// up 2x 1.18x in f32, 1.05x in f16/bf16 (against tiles), the adjoints of lanczos3-aa
@@ -387,12 +384,16 @@ const BLOCKS_MIN_FILL: f64 = 0.75;
 /// since short rows (clamped edges, odd last rows) are read from the same window no warp
 /// splits between two paths. Outside the rule blocks lost: tables of mostly one-entry rows
 /// (the adjoint of a plain 4x downsample: 0.4x, where the unit-tap kernels read one value per
-/// output), destinations of 14-28 columns (0.8x: a warp's reads span five source rows).
+/// output), destinations of 14-28 columns (0.8x: a warp's reads span five source rows). The
+/// fill bound was 3/4 of the widest row until v25 (the same 1.5 for 2-tap rows); forced 3x3
+/// blocks ran ImageNet's 375x500 -> 256 bicubic backward (3-wide rows holding 2.73 and 2.04
+/// entries) 3.3x faster in NCHW and 2.5x in channels-last bf16 (H100, docs/PERFORMANCE.md
+/// v25), below that bound and above this one.
 fn blocks_pay(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64)) -> bool {
     let nchw = !io.src_view.channels_last() && !io.dst_view.channels_last();
     let [_, _, src_h, src_w] = io.src_view.shape;
     let [_, _, dst_h, dst_w] = io.dst_view.shape;
-    let full = |mean: f64, width: u64| mean >= BLOCKS_MIN_FILL * width as f64;
+    let full = |mean: f64, width: u64| 2.0 * mean >= (width + 1) as f64;
     (nchw || blocks_pay_channels_last(io, widths))
         && src_h <= dst_h
         && src_w <= dst_w
@@ -454,29 +455,47 @@ fn tiles_stay_in_shared_memory(io: &GatherIo, row_taps: u64) -> bool {
 /// - the rows hold 16 taps or more (bicubic and lanczos antialiasing, the backward of a 4x
 ///   bicubic upsample): 1.1-1.25x; below that (bilinear-aa) tiles stay ahead (0.8-0.97x).
 ///
-/// Since v23 the row pass reads a contiguous width in vectors (`row_vectors`), and two passes
-/// may also beat tiles on gathers that shrink both axes by less (see [`shrinks_both_axes`]):
-/// with `Tuning::passes_when_shrinking`, not by default until timed as a rule.
-fn passes_beat_tiles(io: &GatherIo, row_taps: u64) -> bool {
+/// Since v23 the row pass reads a contiguous width in vectors (`row_vectors`), and since v25
+/// two passes also take NCHW gathers of many tap pairs that shrink both axes by less
+/// ([`passes_pay_when_shrinking`]; `Tuning::passes_when_shrinking` overrides it).
+fn passes_beat_tiles(io: &GatherIo, row_taps: u64, tap_pairs: f64) -> bool {
     let (src_h, dst_h) = (io.src_view.shape[2] as u64, io.dst_view.shape[2] as u64);
     let from_4x = src_h.div_ceil(dst_h.max(1)) >= 4 && (io.src_view.channels_last() || row_taps >= 16);
-    from_4x || (io.tuning.passes_when_shrinking.unwrap_or(PASSES_WHEN_SHRINKING_BY_DEFAULT) && shrinks_both_axes(io))
+    let shrinking = match io.tuning.passes_when_shrinking {
+        Some(on) => on,
+        None => passes_pay_when_shrinking(io, tap_pairs),
+    };
+    from_4x || (shrinking && shrinks_both_axes(io))
 }
 
-/// Whether two passes take a gather of more than 16 tap pairs that shrinks both axes below 4x
-/// unless the tuning says otherwise: not yet. Forced two passes (their own passes' rules off)
-/// beat tiles on the forwards of CLIP's 512 -> 224 and Stable Diffusion's 768 -> 512 (1.06-1.27x,
-/// H100, PERFORMANCE.md v24) and Inception's bicubic backward (1.08-1.19x); the rule itself
-/// (its passes in the planes and width-vector kernels) is untimed.
-const PASSES_WHEN_SHRINKING_BY_DEFAULT: bool = false;
+/// Fewest tap pairs per output for which two passes take an NCHW gather that shrinks both
+/// axes below 4x by default.
+const PASSES_WHEN_SHRINKING_MIN_PAIRS: f64 = 64.0;
+
+/// Whether two passes beat tiles on a gather that shrinks both axes below 4x (measured on an
+/// H100, `bench/ab_stop33.sh`, docs/PERFORMANCE.md v25: tiles against two passes on every
+/// such gather of the suite): in NCHW with at least `PASSES_WHEN_SHRINKING_MIN_PAIRS` tap
+/// pairs: CLIP's 512 -> 224 bicubic-aa forward (83 pairs) 1.04-1.11x, Stable Diffusion's
+/// 768 -> 512 lanczos3-aa forward (81) 1.15-1.18x, the adjoint of lanczos3's 2x upsample (144)
+/// 1.64-1.65x. Fewer pairs lost (Stable Diffusion's bicubic-aa, 36: 0.96-0.98x; the adjoints
+/// of Inception's, timm's and ViT's bicubic upsamples, 20-28: 0.67-0.99x), and so did every
+/// channels-last one (RGB: 0.71-0.89x). Why it generalizes: a tile of `TILE_H` rows sums
+/// `(TILE_H - 1) * ratio + row_taps` source rows along the width, each tap's table entries
+/// loaded per row and channel plane, so its work grows with the product of the taps, while
+/// two passes do `taps_y + taps_x` per output plus an intermediate (smaller than the source
+/// when both axes shrink) written and read once: the more pairs, the more the passes save.
+/// Channels-last RGB tiles read their plane's rows with a stride of the channels, as do the
+/// passes, which add the intermediate's traffic to no gain. Not from 4x on, where v11's rule
+/// keeps rows of fewer than 16 taps in tiles (bilinear-aa; forced passes on 1080p -> 224's
+/// bilinear-aa forward: 0.91-1.06x, v24).
+fn passes_pay_when_shrinking(io: &GatherIo, tap_pairs: f64) -> bool {
+    let nchw = !io.src_view.channels_last() && !io.dst_view.channels_last();
+    let below_4x = io.src_view.shape[2] < 4 * io.dst_view.shape[2];
+    nchw && below_4x && tap_pairs >= PASSES_WHEN_SHRINKING_MIN_PAIRS
+}
 
 /// Whether the gather shrinks both axes (the caller has more than 16 tap pairs): where two
-/// passes, their row pass in width vectors, may beat tiles (see
-/// `PASSES_WHEN_SHRINKING_BY_DEFAULT`). Why it would generalize: a tile of `TILE_H` rows sums
-/// `(TILE_H - 1) * ratio + row_taps` source rows along the width, each with its table entries loaded per tap and per channel
-/// plane, while the column pass of two passes reads each source row once per output column
-/// and the row pass sums vectors of columns; both passes write and read an intermediate
-/// smaller than the source when both axes shrink.
+/// passes, their row pass in width vectors, may beat tiles ([`passes_pay_when_shrinking`]).
 fn shrinks_both_axes(io: &GatherIo) -> bool {
     let [_, _, src_h, src_w] = io.src_view.shape;
     let [_, _, dst_h, dst_w] = io.dst_view.shape;
