@@ -736,12 +736,10 @@ fn odd_width_blocks_by_default() {
 #[test]
 fn passes_when_shrinking_by_default() {
     let client = client();
-    let config = |antialias| {
-        configs()
-            .into_iter()
-            .find(|c| c.mode == interp_runtime::Mode::Bicubic && c.antialias == antialias && !c.align_corners && c.border.is_none())
-            .expect("bicubic config")
-    };
+    let bicubic_aa = configs()
+        .into_iter()
+        .find(|c| c.mode == interp_runtime::Mode::Bicubic && c.antialias && !c.align_corners && c.border.is_none())
+        .expect("bicubic-aa config");
     // (geometry, layout, whether the default runs two passes): 83 pairs, then 36 (1.5x).
     let clip = sized("256^2 -> 112^2", [1, 3, 256, 256], 112, 112);
     let cases = [
@@ -751,7 +749,7 @@ fn passes_when_shrinking_by_default() {
     ];
     for (geometry, layout, passes) in cases {
         let case = Case {
-            config: config(true),
+            config: bicubic_aa,
             geometry,
         };
         let plan = case.plan();
