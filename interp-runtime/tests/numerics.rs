@@ -302,7 +302,20 @@ fn sized(label: &'static str, input: [usize; 4], height: usize, width: usize) ->
 /// `case`'s forward (or backward) of `source` under `tuning` into a poisoned NCHW f32
 /// destination of shape `to`.
 fn run_nchw(client: &Client, case: &Case, backward: bool, source: &DeviceTensor, to: &[usize], tuning: Tuning) -> DeviceTensor {
-    let dst = poisoned(client, to, Layout::Nchw, DType::F32);
+    run_in(client, case, backward, source, to, Layout::Nchw, tuning)
+}
+
+/// [`run_nchw`] into a poisoned f32 destination of `layout`.
+fn run_in(
+    client: &Client,
+    case: &Case,
+    backward: bool,
+    source: &DeviceTensor,
+    to: &[usize],
+    layout: Layout,
+    tuning: Tuning,
+) -> DeviceTensor {
+    let dst = poisoned(client, to, layout, DType::F32);
     let options = case.options().tuning(tuning);
     if backward {
         interpolate_backward(client, case.config.mode, source.view(), dst.view(), &options)
@@ -706,11 +719,7 @@ fn odd_width_blocks_by_default() {
     let plan = case.plan();
     let dy = quantize(DType::F32, &random(plan.output.iter().product(), 17));
     let source = upload(&client, &dy, &plan.output, Layout::Nchw, DType::F32);
-    let run = |tuning: Tuning| {
-        let dst = poisoned(&client, &plan.input, Layout::Nchw, DType::F32);
-        interpolate_backward(&client, case.config.mode, source.view(), dst.view(), &case.options().tuning(tuning)).expect("a valid call");
-        dst
-    };
+    let run = |tuning: Tuning| run_nchw(&client, &case, true, &source, &plan.input, tuning);
     let default = run(Tuning::default());
     let default_bits = raw(&client, &default);
     assert!(
@@ -755,11 +764,7 @@ fn passes_when_shrinking_by_default() {
         let plan = case.plan();
         let x = quantize(DType::F32, &random(plan.input.iter().product(), 23));
         let source = upload(&client, &x, &plan.input, layout, DType::F32);
-        let run = |tuning: Tuning| {
-            let dst = poisoned(&client, &plan.output, layout, DType::F32);
-            interpolate(&client, case.config.mode, source.view(), dst.view(), &case.options().tuning(tuning)).expect("a valid call");
-            dst
-        };
+        let run = |tuning: Tuning| run_in(&client, &case, false, &source, &plan.output, layout, tuning);
         let default = run(Tuning::default());
         let (two_pass, tiled) = (
             raw(&client, &run(forced_strategy(Strategy::TwoPass))),

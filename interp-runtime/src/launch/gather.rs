@@ -326,6 +326,7 @@ fn gather_cells<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
             let count = cubecl::calculate_cube_count_elemwise(client, edge_units, dim);
             let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, 1));
             let edges = CellEdgesLaunch::new(left, right);
+            let edge_taps = shape.edge_taps();
             macro_rules! launch {
                 ($fs:ty, $fd:ty, $a:ty) => {
                     separable_gather_cell_edges::launch_unchecked::<$fs, $fd, $a, R>(
@@ -339,8 +340,8 @@ fn gather_cells<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
                         layout(),
                         edges,
                         launch.planes,
-                        shape.edge_taps().0,
-                        shape.edge_taps().1,
+                        edge_taps.0,
+                        edge_taps.1,
                     )
                 };
             }
