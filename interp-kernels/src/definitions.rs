@@ -6,13 +6,13 @@
 use cubecl::prelude::*;
 
 use crate::gather::{
-    cell_vector, plane_shape_factored, pool_partials_channels, pool_totals_channels, separable_gather, separable_gather_along_width,
-    separable_gather_blocks, separable_gather_cell_edges, separable_gather_cells, separable_gather_pixel_strips,
-    separable_gather_plane_pairs, separable_gather_planes, separable_gather_runs, separable_gather_strips, separable_gather_teams,
-    separable_gather_teams_channels, separable_gather_tiled, team_vector_lanes, AxisTableCompilationArg, BlockInteriorCompilationArg,
-    CellEdgesCompilationArg, CellRunCompilationArg, CellShape, GatherLayoutCompilationArg, Sequence4CompilationArg, BLOCK_SHAPES,
-    CELL_SHAPES, CHANNEL_STRIPS, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES, POOL_LANES, POOL_WARPS, RUN_VECTORS, STRIP_FIXED_TAPS, TEAMS,
-    TEAM_CUBE, TILE_H, TILE_W,
+    cell_vector, cell_window_vector, plane_shape_factored, pool_partials_channels, pool_totals_channels, separable_gather,
+    separable_gather_along_width, separable_gather_blocks, separable_gather_cell_edges, separable_gather_cells,
+    separable_gather_pixel_strips, separable_gather_plane_pairs, separable_gather_planes, separable_gather_runs, separable_gather_strips,
+    separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, team_vector_lanes, AxisTableCompilationArg,
+    BlockInteriorCompilationArg, CellEdgesCompilationArg, CellRunCompilationArg, CellShape, GatherLayoutCompilationArg,
+    Sequence4CompilationArg, BLOCK_SHAPES, CELL_SHAPES, CHANNEL_STRIPS, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES, POOL_LANES, POOL_WARPS,
+    RUN_VECTORS, STRIP_FIXED_TAPS, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
 };
 use crate::UNITS_PER_CUBE;
 
@@ -203,8 +203,17 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
             split,
             cells,
         } = shape;
-        // Scalar stores, or one vector per `cell_vector` outputs.
-        for v in [1, cell_vector(shape, max_vector)] {
+        // Scalar stores and loads; one vector per `cell_vector` outputs, its windows read in
+        // scalars or in `cell_window_vector` lanes from either end of a vector: skew 0 and
+        // `V - 1` take the fewest and the most loads a window row can (`ceil(len / V)`, one
+        // more at most), and every skew between takes one of those two counts.
+        let window = cell_window_vector(shape, max_vector);
+        let store = cell_vector(shape, max_vector);
+        let mut variants = vec![(1, 1, 0), (store, 1, 0)];
+        if window > 1 {
+            variants.extend([(store, window, 0), (store, window, window as u32 - 1)]);
+        }
+        for (v, w, skew) in variants {
             let definition = define!(
                 separable_gather_cells::SeparableGatherCells<FS, FD, A, R>,
                 line(),
@@ -215,15 +224,18 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
                 },
                 (),
                 v,
+                w,
                 row_taps,
                 phases,
                 stride,
                 taps,
                 split,
-                cells
+                cells,
+                skew
             );
+            let loads = if w > 1 { format!(" loads v{w} skew {skew}") } else { String::new() };
             push(
-                format!("gather {types} cells {phases} phases stride {stride} x{taps} rows {row_taps} v{v}"),
+                format!("gather {types} cells {phases} phases stride {stride} x{taps} rows {row_taps} v{v}{loads}"),
                 definition,
             );
         }

@@ -282,6 +282,11 @@ pub struct Tuning {
     /// Other bits than tiles (another factoring of the sums), deterministic either way: a pure
     /// function of the shape.
     pub passes_when_shrinking: Option<bool>,
+    /// Whether the cells kernel loads its window rows in aligned vectors along the source's
+    /// width (where the width, the source's other strides and the columns between two units'
+    /// windows are multiples of the vector) instead of one value at a time. Default: yes
+    /// (docs/PERFORMANCE.md v26); with `false` scalar loads. The same bits either way.
+    pub cell_window_vectors: Option<bool>,
 }
 
 /// Options of a call: the output size, and how the filter is sampled, as PyTorch takes

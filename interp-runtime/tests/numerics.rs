@@ -806,15 +806,19 @@ fn cells_read_shared_windows() {
         // Lanczos3's 2x (6 taps) with inner cells past the clamped edges.
         sized("7x31 -> 14x62", [1, 3, 7, 31], 14, 62),
     ];
+    // Vector stores load their windows in vectors where the source's width allows (20, 96,
+    // 72 columns in 4s, 66 and 10 in 2s), or a value at a time.
     let stores = [
-        ("cells, scalar stores", Some(1), &[Layout::Nchw, Layout::PaddedView][..]),
-        ("cells, vector stores", None, &[Layout::Nchw][..]),
+        ("cells, scalar stores", Some(1), true, &[Layout::Nchw, Layout::PaddedView][..]),
+        ("cells, vector stores", None, true, &[Layout::Nchw][..]),
+        ("cells, vector stores, scalar loads", None, false, &[Layout::Nchw][..]),
     ];
-    for (what, max_vector, layouts) in stores {
+    for (what, max_vector, window_vectors, layouts) in stores {
         let tuning = Tuning {
             strategy: Some(Strategy::Cells),
             planes: Some(3),
             max_vector,
+            cell_window_vectors: Some(window_vectors),
             ..Tuning::default()
         };
         forced_matches_reference_in(what, tuning, &geometries, layouts);
@@ -883,6 +887,14 @@ fn cells_give_the_bits_of_blocks() {
                 assert!(
                     run(scalar_stores) == blocks,
                     "{label}: cells (scalar stores) and blocks differ in bits"
+                );
+                let scalar_loads = Tuning {
+                    cell_window_vectors: Some(false),
+                    ..forced(Strategy::Cells)
+                };
+                assert!(
+                    run(scalar_loads) == blocks,
+                    "{label}: cells (vector stores, scalar window loads) and blocks differ in bits"
                 );
                 assert!(
                     lanczos || run(Tuning::default()) != blocks,

@@ -138,6 +138,19 @@ pub fn cell_vector(shape: CellShape, max_vector: usize) -> usize {
     (shape.outputs() as usize).min(max_vector)
 }
 
+/// The widest vector of at most `max_vector` (a power of two) source elements a unit of
+/// `shape` can load its window rows in: one that divides the columns from one unit's window
+/// to the next (`cells * stride`), so every unit's window starts at the same place in its
+/// vector.
+pub fn cell_window_vector(shape: CellShape, max_vector: usize) -> usize {
+    let step = (shape.cells * shape.stride) as usize;
+    let mut vector = max_vector.max(1);
+    while !step.is_multiple_of(vector) {
+        vector /= 2;
+    }
+    vector
+}
+
 /// The shape of [`CELL_SHAPES`] for a column table of `phases`, `stride`, `taps` and `split`
 /// beside a row table of rows of at most `row_width` entries: the fewest row taps that hold
 /// them.
@@ -166,15 +179,22 @@ pub fn cell_shape(phases: u32, stride: u32, taps: u32, split: u32, row_width: u3
 ///
 /// A unit stores its outputs in vectors of `N` along the width (the runtime picks `N > 1`
 /// where the width and the destination's other strides are multiples of it, so every vector
-/// is whole and aligned).
+/// is whole and aligned), and loads each window row in aligned vectors of `V` source elements:
+/// every unit's window then starts `skew` elements past a vector's start (the runtime picks
+/// `V > 1` where `V` divides the source's width and other strides and the columns from one
+/// unit's window to the next, `cells * stride`), so a row of `window_len` values takes
+/// `ceil((skew + window_len) / V)` loads instead of `window_len` (a warp's scalar loads at a
+/// stride of `cells * stride` elements touch as many cache lines each as its vector loads:
+/// the L1, not the bytes, bounded the scalar kernel). The vectors stay inside the source row
+/// (it is whole vectors long), and the values are the same: the same bits.
 ///
 /// Grid: `run.units * height * batch * ceil(channels / planes)` units.
-/// Scalar source elements, vectors of `N` destination elements; strides in elements,
+/// Vectors of `V` source elements, vectors of `N` destination elements; strides in elements,
 /// `src_strides.w` and `dst_strides.w` 1.
 #[allow(clippy::manual_div_ceil, clippy::too_many_arguments)]
 #[cube(launch_unchecked)]
-pub fn separable_gather_cells<FS: Float, FD: Float, A: Float, N: Size>(
-    src: &Array<FS>,
+pub fn separable_gather_cells<FS: Float, FD: Float, A: Float, N: Size, V: Size>(
+    src: &Array<Vector<FS, V>>,
     dst: &mut Array<Vector<FD, N>>,
     rows: &AxisTable,
     cols: &AxisTable,
@@ -187,6 +207,7 @@ pub fn separable_gather_cells<FS: Float, FD: Float, A: Float, N: Size>(
     #[comptime] taps: u32,
     #[comptime] split: u32,
     #[comptime] cells: u32,
+    #[comptime] skew: u32,
 ) {
     let outputs = comptime!(phases * cells);
     let vector_len = N::value();
@@ -206,10 +227,22 @@ pub fn separable_gather_cells<FS: Float, FD: Float, A: Float, N: Size>(
     let d = layout.dst_strides;
     let dst_row = n * d.n + p * d.h + first_cell * phases;
 
+    let src_vector_len = V::value();
+    let src_lanes = comptime!(src_vector_len as u32);
     let row_count = rows.count[p as usize];
+    // Row offsets in source vectors (the runtime checked that `V` divides the row stride).
     let mut row_offset = Array::<u32>::new(row_taps as usize);
     let mut row_weight = Array::<f32>::new(row_taps as usize);
-    load_row(rows, p, row_count, s.h, &mut row_offset, &mut row_weight, row_taps, false);
+    load_row(
+        rows,
+        p,
+        row_count,
+        s.h / src_lanes,
+        &mut row_offset,
+        &mut row_weight,
+        row_taps,
+        false,
+    );
     // Rows past the count: their (zeroed) window sums weighted by -0.0, which adds nothing
     // to any sum, signed zeros included.
     let mut weight = Array::<A>::new(row_taps as usize);
@@ -231,11 +264,15 @@ pub fn separable_gather_cells<FS: Float, FD: Float, A: Float, N: Size>(
     let window_start = cols.index[table_slot(cols, template, 0, false) as usize] + (first_cell - run.template) * stride;
     // Phases from the split on read one column further than the cell's start.
     let window_len = comptime!(stride * (cells - 1) + taps + if split > 0 { 1 } else { 0 });
-    // Tap rows in batches, each batch's windows loaded before its sums.
-    let batch = comptime!(row_batch(row_taps, window_len));
+    // Each window row's vectors, the first holding its first value `skew` elements in.
+    let loads = comptime!((skew + window_len).div_ceil(src_lanes));
+    // Tap rows in batches, each batch's windows (every value loaded) before its sums.
+    let batch = comptime!(row_batch(row_taps, loads * src_lanes));
     let batches = comptime!(row_taps / batch);
     for c in first..end {
-        let base = n * s.n + c * s.c + window_start;
+        // In source vectors: `skew` is 0 for scalars, and with vectors every unit's window
+        // starts `skew` elements into one (the runtime checked it).
+        let base = (n * s.n + c * s.c + window_start - skew) / src_lanes;
         let mut acc = Array::<A>::new(outputs as usize);
         #[unroll]
         for j in 0..outputs {
@@ -247,12 +284,19 @@ pub fn separable_gather_cells<FS: Float, FD: Float, A: Float, N: Size>(
             #[unroll]
             for i in 0..batch {
                 let a = b * batch + i;
-                let row_base = base + row_offset[a as usize];
                 let live = a < row_count;
+                let row_base = base + row_offset[a as usize];
                 #[unroll]
-                for l in 0..window_len {
-                    let x = A::cast_from(src[(row_base + l) as usize]);
-                    window[(i * window_len + l) as usize] = select(live, x, A::from_int(0));
+                for k in 0..loads {
+                    let values = src[(row_base + k) as usize];
+                    #[unroll]
+                    for e in 0..V::value() {
+                        let at = comptime!(k * src_lanes + e as u32);
+                        if comptime!(at >= skew && at < skew + window_len) {
+                            let x = A::cast_from(values[e]);
+                            window[(i * window_len + at - skew) as usize] = select(live, x, A::from_int(0));
+                        }
+                    }
                 }
             }
             #[unroll]

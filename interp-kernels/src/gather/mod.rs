@@ -30,8 +30,8 @@ use sum::{blocks_of, plain_sum, CompensatedSum};
 pub use block_grid::{BlockInterior, BlockInteriorCompilationArg, BlockInteriorLaunch};
 pub use blocks::{block_shape, separable_gather_blocks, BLOCK, BLOCK_SHAPES};
 pub use cells::{
-    cell_shape, cell_vector, separable_gather_cell_edges, separable_gather_cells, CellEdges, CellEdgesCompilationArg, CellEdgesLaunch,
-    CellRun, CellRunCompilationArg, CellRunLaunch, CellShape, CELL_SHAPES,
+    cell_shape, cell_vector, cell_window_vector, separable_gather_cell_edges, separable_gather_cells, CellEdges, CellEdgesCompilationArg,
+    CellEdgesLaunch, CellRun, CellRunCompilationArg, CellRunLaunch, CellShape, CELL_SHAPES,
 };
 pub use pixel_strips::{separable_gather_pixel_strips, CHANNEL_STRIPS, STRIP_FIXED_TAPS};
 pub use plane_pairs::{separable_gather_plane_pairs, PAIR_SHIFT};

@@ -3,7 +3,7 @@
 //! (`interp_kernels::gather::separable_gather_cells`); whether that pays (`cells_pay`).
 
 use cubecl::prelude::*;
-use interp_kernels::gather::{cell_shape, cell_vector, CellShape};
+use interp_kernels::gather::{cell_shape, cell_vector, cell_window_vector, CellShape};
 
 use super::choice::{channels_per_unit, max_vector, strides_divide, Vectorization};
 use super::io::GatherIo;
@@ -20,6 +20,8 @@ pub(super) struct CellsLaunch {
     pub planes: u32,
     /// Outputs per store (see `cell_vector`), or 1.
     pub vector: usize,
+    /// How the units load their window rows.
+    pub window: WindowLoads,
     /// The units of a destination row wholly inside the run: `first_unit..first_unit + units`.
     pub first_unit: u32,
     pub units: u32,
@@ -32,6 +34,18 @@ impl CellsLaunch {
         let outputs = self.shape.outputs();
         (self.first_unit * outputs, (self.first_unit + self.units) * outputs)
     }
+}
+
+/// How a cells launch loads its window rows: in vectors of `vector` source elements (1:
+/// scalars), every unit's window starting `skew` elements into its first vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct WindowLoads {
+    pub vector: usize,
+    pub skew: u32,
+}
+
+impl WindowLoads {
+    pub const SCALAR: Self = Self { vector: 1, skew: 0 };
 }
 
 /// The cells kernel where it applies: width-contiguous source and destination (NCHW) in one
@@ -81,10 +95,36 @@ pub(super) fn cells<R: Runtime>(
         cells: run,
         planes: channels_per_unit(io, shape.outputs() as usize),
         vector: if whole { vector } else { 1 },
+        window: window_loads(io, shape, run, first_unit, widest),
         first_unit,
         units,
     };
     (forced || cells_pay(io.element_bytes(), &launch, io.dst_view.shape[3])).then_some(launch)
+}
+
+/// The window loads of a launch whose first inner unit is `first_unit`: vectors of the
+/// widest of `widest` lanes (halved until it fits) that divides the columns between two
+/// units' windows (`cell_window_vector`), the source's width (so the vectors around a
+/// window stay in its row) and the source's other strides (so every unit's window sits at
+/// the same place in its vector); scalars where none of two or more lanes does, or where the
+/// tuning says so (`Tuning::cell_window_vectors`).
+fn window_loads(io: &GatherIo, shape: CellShape, run: Cells, first_unit: u32, widest: usize) -> WindowLoads {
+    if !io.tuning.cell_window_vectors.unwrap_or(true) {
+        return WindowLoads::SCALAR;
+    }
+    let mut vector = cell_window_vector(shape, widest);
+    let src = &io.src_view;
+    while vector > 1 && !(src.shape[3].is_multiple_of(vector) && strides_divide(src, vector, &[0, 1, 2])) {
+        vector /= 2;
+    }
+    if vector == 1 {
+        return WindowLoads::SCALAR;
+    }
+    // The first inner unit's window starts at `origin + stride * cells * first_unit`; each
+    // next unit's `cells * stride` further, a multiple of the vector.
+    let start = run.origin + i64::from(shape.stride * shape.cells * first_unit);
+    let skew = start.rem_euclid(vector as i64) as u32;
+    WindowLoads { vector, skew }
 }
 
 /// Least share of a destination row the inner units must cover by default (7/8): the edges
@@ -153,6 +193,7 @@ mod tests {
             split: shape.split,
             first: edge_cells,
             end: row_cells - edge_cells,
+            origin: 0,
         };
         let first_unit = cells.first.div_ceil(shape.cells);
         let launch = CellsLaunch {
@@ -160,6 +201,7 @@ mod tests {
             cells,
             planes: 8,
             vector: if vector { cell_vector(shape, 8) } else { 1 },
+            window: WindowLoads::SCALAR,
             first_unit,
             units: cells.end / shape.cells - first_unit,
         };

@@ -350,6 +350,9 @@ fn gather_cells<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
         let count = cubecl::calculate_cube_count_elemwise(client, inner_units, dim);
         let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, launch.vector));
         let run = CellRunLaunch::new(launch.cells.first, launch.first_unit, launch.units);
+        let window = launch.window;
+        // Window vectors (`cells::window_loads` checked) lie inside their source rows.
+        let window_src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, window.vector));
         macro_rules! launch {
             ($fs:ty, $fd:ty, $a:ty) => {
                 separable_gather_cells::launch_unchecked::<$fs, $fd, $a, R>(
@@ -357,7 +360,8 @@ fn gather_cells<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
                     count,
                     dim,
                     launch.vector,
-                    src(),
+                    window.vector,
+                    window_src,
                     dst,
                     rows.arg(false),
                     cols.arg(false),
@@ -370,6 +374,7 @@ fn gather_cells<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
                     shape.taps,
                     shape.split,
                     shape.cells,
+                    window.skew,
                 )
             };
         }

@@ -18,6 +18,9 @@ pub(crate) struct Cells {
     pub split: u32,
     pub first: u32,
     pub end: u32,
+    /// Cell 0's first index as the run extends it: cell `u` of the run reads from
+    /// `origin + stride * u` (negative where the clamped edge moved cell 0's taps).
+    pub origin: i64,
 }
 
 /// Most phases or stride of a repeating table (a ratio of at most 8 either way).
@@ -51,6 +54,7 @@ pub(crate) fn regular_cells(taps: &AxisTaps, src_len: usize) -> Option<Cells> {
         split: template.split as u32,
         first: first as u32,
         end: end as u32,
+        origin: template.offsets[0],
     })
 }
 
@@ -179,22 +183,42 @@ mod tests {
                 "{mode:?}: {cells:?}"
             );
         }
-        // Adjoints of upsampling: one phase, a stride of the ratio.
+        // Adjoints of upsampling: one phase, a stride of the ratio; input `i` receives from
+        // the outputs whose taps hold it, from `ratio * i + origin` on (bilinear 2x: output
+        // `j` reads around `j / 2 - 0.25`, so `2i - 1 ..= 2i + 2` read `i`).
         let adjoints = [
-            (Mode::Nearest, 2, 2),
-            (Mode::Bilinear, 2, 4),
-            (Mode::Bicubic, 2, 8),
-            (Mode::Bilinear, 4, 8),
+            (Mode::Nearest, 2, 2, 0),
+            (Mode::Bilinear, 2, 4, -1),
+            (Mode::Bicubic, 2, 8, -3),
+            (Mode::Bilinear, 4, 8, -2),
         ];
-        for (mode, ratio, taps) in adjoints {
+        for (mode, ratio, taps, origin) in adjoints {
             let (cells, shape) = mode_cells(mode, false, 64, 64 * ratio, true).unwrap();
             assert_eq!(
-                (cells.phases, cells.stride, cells.taps),
-                (1, ratio as u32, taps),
+                (cells.phases, cells.stride, cells.taps, cells.origin),
+                (1, ratio as u32, taps, origin),
                 "{mode:?} up {ratio} adjoint"
             );
             assert!(shape.is_some(), "{mode:?} up {ratio} adjoint: no kernel shape");
             assert!(cells.first <= 4 && cells.end + 4 >= 64, "{mode:?}: {cells:?}");
+        }
+    }
+
+    /// Where a run's cells start reading: cell `u` from `origin + stride * u` (upsampling 2x:
+    /// phase 0 of cell `u` is output `2u`, around source `u - 0.25`; bilinear reads `u - 1`
+    /// and `u`, bicubic `u - 2 ..= u + 1`; a 2x downsample's output `u` reads `2u, 2u + 1`).
+    #[test]
+    fn cells_know_where_their_windows_start() {
+        let cases = [
+            (Mode::Nearest, 64, 128, 0),
+            (Mode::Bilinear, 64, 128, -1),
+            (Mode::Bicubic, 64, 128, -2),
+            (Mode::Area, 128, 64, 0),
+            (Mode::Bilinear, 128, 64, 0),
+        ];
+        for (mode, in_len, out_len, origin) in cases {
+            let (cells, _) = mode_cells(mode, false, in_len, out_len, false).unwrap();
+            assert_eq!(cells.origin, origin, "{mode:?} {in_len} -> {out_len}: {cells:?}");
         }
     }
 
@@ -235,7 +259,8 @@ mod tests {
                 taps: 2,
                 split: 1,
                 first: 1,
-                end: 4
+                end: 4,
+                origin: -1
             }
         );
     }
