@@ -9,8 +9,10 @@
 #            the suite's small gathers (under 4M outputs on one side, where the default serves
 #            one channel per unit: `PLANES_TARGET_UNITS`); v16's sweep found the FPN's nearest
 #            backward 10-20% faster at four;
-#   loads:   the cells kernel's window rows in aligned vectors (the default) against scalar
-#            loads (`cell-scalar-loads`) on the NCHW workloads of integer ratios (cells' ground);
+#   loads:   the cells kernel's window rows in aligned vectors (`cell-vector-loads`) against
+#            scalar loads (the default since 4b41d7a; the bundle of a3b3d17 loads vectors by
+#            default: LOADS_OVERRIDE=cell-scalar-loads there) on the NCHW workloads of integer
+#            ratios (cells' ground);
 #   cells4:  forced cells against the default where the rule declines them for the L1 cost of
 #            scalar window loads (half-precision 2-D strides of 4; f32 one-phase shapes:
 #            2x downsampling, the adjoints of 2x upsampling);
@@ -41,7 +43,7 @@ for p in $PARTS; do case $p in
         echo "tests rc=$?" > "$OUT/tests/versus.log"
         grep -E "test result|FAILED|panicked|cases," "$OUT/tests/tests.log" >> "$OUT/tests/versus.log"; DONE+=" tests" ;;
     sweep) for s in $STRATEGIES; do part ${SWEEP_SECONDS:-40} "sweep-$s" "$LOW" "strategy=$s"; DONE+=" sweep-$s"; done ;;
-    loads) part ${LOADS_SECONDS:-300} loads "${LOADS_ONLY:-$CELLS}" cell-scalar-loads; DONE+=" loads" ;;
+    loads) part ${LOADS_SECONDS:-300} loads "${LOADS_ONLY:-$CELLS}" ${LOADS_OVERRIDE:-cell-vector-loads}; DONE+=" loads" ;;
     cells4) part ${CELLS4_SECONDS:-120} cells4 "$WIDER" strategy=cells; DONE+=" cells4" ;;
     planes4) part ${PLANES4_SECONDS:-120} planes4 "$SMALL" planes=4; DONE+=" planes4" ;;
     suite) mkdir -p "$OUT/suite"

@@ -888,14 +888,16 @@ fn cells_give_the_bits_of_blocks() {
                     run(scalar_stores) == blocks,
                     "{label}: cells (scalar stores) and blocks differ in bits"
                 );
-                let scalar_loads = Tuning {
-                    cell_window_vectors: Some(false),
-                    ..forced(Strategy::Cells)
-                };
-                assert!(
-                    run(scalar_loads) == blocks,
-                    "{label}: cells (vector stores, scalar window loads) and blocks differ in bits"
-                );
+                for window_vectors in [false, true] {
+                    let loads = Tuning {
+                        cell_window_vectors: Some(window_vectors),
+                        ..forced(Strategy::Cells)
+                    };
+                    assert!(
+                        run(loads) == blocks,
+                        "{label}: cells (vector stores, window vectors: {window_vectors}) and blocks differ in bits"
+                    );
+                }
                 assert!(
                     lanczos || run(Tuning::default()) != blocks,
                     "{label}: the default gave the blocks' bits too"

@@ -16,7 +16,8 @@ pub const VALUED: [&str; 7] = [
 
 /// `tuning` with the override `name` set from `value` (`block-full-rows`, `block-guarded`
 /// `strips-looped`, `row-scalar`, `plane-single`, `passes-when-shrinking`,
-/// `tiles-when-shrinking` and `cell-scalar-loads` take none); Err names what was wrong.
+/// `tiles-when-shrinking`, `cell-scalar-loads` and `cell-vector-loads` take none); Err names
+/// what was wrong.
 pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String> {
     let number = |what: &str| {
         value
@@ -44,6 +45,7 @@ pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String
         "passes-when-shrinking" => tuning.passes_when_shrinking = Some(true),
         "tiles-when-shrinking" => tuning.passes_when_shrinking = Some(false),
         "cell-scalar-loads" => tuning.cell_window_vectors = Some(false),
+        "cell-vector-loads" => tuning.cell_window_vectors = Some(true),
         "volume-product" => {
             tuning.volume_product = Some(match value {
                 "on" => true,

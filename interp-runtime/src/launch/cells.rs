@@ -102,14 +102,20 @@ pub(super) fn cells<R: Runtime>(
     (forced || cells_pay(io.element_bytes(), &launch, io.dst_view.shape[3])).then_some(launch)
 }
 
+/// Whether the cells kernel loads its windows in vectors by default: not until timed. Built
+/// in v26 (docs/PERFORMANCE.md) without a device to time it on; `bench/ab_stop34.sh`'s
+/// `loads` part is the A/B that would make it the default (same bits either way).
+const WINDOW_VECTORS_BY_DEFAULT: bool = false;
+
 /// The window loads of a launch whose first inner unit is `first_unit`: vectors of the
 /// widest of `widest` lanes (halved until it fits) that divides the columns between two
 /// units' windows (`cell_window_vector`), the source's width (so the vectors around a
 /// window stay in its row) and the source's other strides (so every unit's window sits at
-/// the same place in its vector); scalars where none of two or more lanes does, or where the
-/// tuning says so (`Tuning::cell_window_vectors`).
+/// the same place in its vector); scalars where none of two or more lanes does, or unless
+/// the tuning asks for vectors (`Tuning::cell_window_vectors`: not yet the default, see
+/// [`WINDOW_VECTORS_BY_DEFAULT`]).
 fn window_loads(io: &GatherIo, shape: CellShape, run: Cells, first_unit: u32, widest: usize) -> WindowLoads {
-    if !io.tuning.cell_window_vectors.unwrap_or(true) {
+    if !io.tuning.cell_window_vectors.unwrap_or(WINDOW_VECTORS_BY_DEFAULT) {
         return WindowLoads::SCALAR;
     }
     let mut vector = cell_window_vector(shape, widest);
