@@ -973,8 +973,9 @@ fn blocks_by_default_where_the_rule_says() {
 /// phases of at least 8 taps a cell, vector stores, rows mostly inner): a bicubic resize that
 /// upsamples the width 2x and halves the height (blocks do not apply: a shrinking axis) gives
 /// the forced cells kernel's bits, not the planes kernel's (pair products); a bilinear 2x
-/// downsample in f32 (one phase: not by default) gives other bits than forced cells. Each
-/// matches the f64 reference.
+/// downsample in f32 (one phase of 2 taps: not by default) gives other bits than forced cells,
+/// a bicubic one (4 taps, its windows in vectors: v26) the cells' bits. Each matches the f64
+/// reference.
 #[test]
 fn cells_by_default_where_the_rule_says() {
     let client = client();
@@ -994,6 +995,14 @@ fn cells_by_default_where_the_rule_says() {
                 geometry: sized("64x256 -> 32x128", [1, 3, 64, 256], 32, 128),
             },
             false,
+        ),
+        // One phase of 4 taps at a stride of 2 in window vectors (v26): cells.
+        (
+            Case {
+                config: config(interp_runtime::Mode::Bicubic),
+                geometry: sized("64x256 -> 32x128", [1, 3, 64, 256], 32, 128),
+            },
+            true,
         ),
     ];
     for (case, by_default) in cases {

@@ -102,20 +102,31 @@ pub(super) fn cells<R: Runtime>(
     (forced || cells_pay(io.element_bytes(), &launch, io.dst_view.shape[3])).then_some(launch)
 }
 
-/// Whether the cells kernel loads its windows in vectors by default: not until timed. Built
-/// in v26 (docs/PERFORMANCE.md) without a device to time it on; `bench/ab_stop34.sh`'s
-/// `loads` part is the A/B that would make it the default (same bits either way).
-const WINDOW_VECTORS_BY_DEFAULT: bool = false;
+/// Where window vectors beat scalar loads by default (H100, `bench/ab_stop34.sh` part `loads`,
+/// docs/PERFORMANCE.md v26: 107 NCHW cases of integer ratios, interleaved): half precision
+/// everywhere (2x downsamples and the adjoints of 2x upsamples 1.3-2.1x, bicubic and lanczos3
+/// upsampling 1.1-1.3x, 1-D and bilinear adjoints 1.2-1.4x, none slower), f32 windows of 4
+/// taps or more per output (bicubic and lanczos3 2x upsampling 1.5-1.7x, the adjoints of
+/// antialiased 2x downsampling 1.5x). Not f32 at 2 taps (bilinear 2x of one-row tables
+/// 0.71-0.79x, 4x 0.93-0.94x): a window of 4-6 values, which its aligned vectors overshoot by
+/// up to a vector of unused values, where half precision's scalar path spends twice the
+/// instructions per byte.
+fn window_vectors_pay(element_bytes: usize, shape: CellShape) -> bool {
+    element_bytes <= 2 || shape.taps >= 4
+}
 
 /// The window loads of a launch whose first inner unit is `first_unit`: vectors of the
 /// widest of `widest` lanes (halved until it fits) that divides the columns between two
 /// units' windows (`cell_window_vector`), the source's width (so the vectors around a
 /// window stay in its row) and the source's other strides (so every unit's window sits at
-/// the same place in its vector); scalars where none of two or more lanes does, or unless
-/// the tuning asks for vectors (`Tuning::cell_window_vectors`: not yet the default, see
-/// [`WINDOW_VECTORS_BY_DEFAULT`]).
+/// the same place in its vector); scalars where none of two or more lanes does, and where
+/// the tuning (`Tuning::cell_window_vectors`) or by default [`window_vectors_pay`] says so.
 fn window_loads(io: &GatherIo, shape: CellShape, run: Cells, first_unit: u32, widest: usize) -> WindowLoads {
-    if !io.tuning.cell_window_vectors.unwrap_or(WINDOW_VECTORS_BY_DEFAULT) {
+    if !io
+        .tuning
+        .cell_window_vectors
+        .unwrap_or_else(|| window_vectors_pay(io.element_bytes(), shape))
+    {
         return WindowLoads::SCALAR;
     }
     let mut vector = cell_window_vector(shape, widest);
@@ -167,16 +178,27 @@ const MIN_BLOCK_GROUND_UNITS: u32 = 32;
 ///   kernel, lost 0.5-0.8x), and for 2-D bilinear 2x (where blocks read 9 values per 4
 ///   outputs) at least [`MIN_BLOCK_GROUND_UNITS`] units a row (U-Net decoders of 64-256
 ///   columns: 0.85-0.94x; 512-1920 columns: 1.1-2.0x).
+///
+/// With window vectors (v26, H100, `bench/ab_stop34.sh` part `cells4`: forced cells against
+/// the default, vector loads on) two kinds of gathers the scalar loads lost now win, each
+/// window's cache lines loaded once by a few vector loads instead of once per value: half
+/// precision at a stride of 4 (4x bicubic and antialiased bilinear downsampling, 1.44-1.77x
+/// against the planes kernel), and f32 one-phase windows of 4 or more taps at a stride of 2
+/// (bicubic, antialiased bilinear and bicubic 2x downsampling, the adjoints of bilinear and
+/// bicubic 2x upsampling: 1.45-1.73x against the planes pairs and tiles). Not f32 at a stride
+/// of 4 (0.93-1.08x).
 pub(super) fn cells_pay(element_bytes: usize, launch: &CellsLaunch, width: usize) -> bool {
     let shape = launch.shape;
     let one_row = shape.row_taps == 1;
+    let window_vectors = launch.window.vector > 1;
     let shape_pays = if element_bytes <= 2 {
-        shape.stride <= 2 || one_row
+        shape.stride <= 2 || one_row || (window_vectors && shape.stride <= 4)
     } else {
         let shared = shape.taps >= 2;
         let tap_heavy_phases = !one_row && shape.phases > 1 && shape.phases * shape.taps >= 8;
         let one_row_2x = one_row && shape.stride <= 2 && shape.phases <= 2;
-        shared && (tap_heavy_phases || one_row_2x)
+        let strided_windows = window_vectors && shape.phases == 1 && shape.stride == 2 && shape.taps >= 4;
+        shared && (tap_heavy_phases || one_row_2x || strided_windows)
     };
     let (left, right) = launch.inner_columns();
     let inner = (right - left) as usize;
@@ -225,6 +247,11 @@ mod tests {
             let (launch, width) = launch_of(shape, width, edge_cells, vector);
             cells_pay(bytes, &launch, width)
         };
+        let pays_with_window_vectors = |bytes, shape, width| {
+            let (mut launch, width) = launch_of(shape, width, 1, true);
+            launch.window = WindowLoads { vector: 4, skew: 1 };
+            cells_pay(bytes, &launch, width)
+        };
         let nearest_up2 = shape(1, 2, 1, 1);
         let bilinear_up2 = shape(2, 2, 1, 2);
         let bicubic_up2 = shape(4, 2, 1, 4);
@@ -266,5 +293,18 @@ mod tests {
             !pays(4, shape(2, 8, 1, 1), 512, 0, true),
             "8 phases of one tap: the unit-tap kernels"
         );
+        // Window vectors: half precision at a stride of 4; f32 one-phase windows of 4 or more
+        // taps at a stride of 2 (not 2 taps, not a stride of 4).
+        let bicubic_down2 = shape(4, 1, 2, 4);
+        let bicubic_up2_adjoint = shape(8, 1, 2, 8);
+        assert!(pays_with_window_vectors(2, area_down4, 1024));
+        assert!(pays_with_window_vectors(4, bicubic_down2, 512));
+        assert!(pays_with_window_vectors(4, bicubic_up2_adjoint, 512));
+        assert!(!pays(4, bicubic_down2, 512, 0, true), "f32 strided windows in scalar loads");
+        assert!(!pays_with_window_vectors(4, bilinear_down2, 512), "f32 at 2 taps");
+        assert!(!pays_with_window_vectors(4, area_down4, 1024), "f32 at a stride of 4");
+        // Which windows load vectors by default.
+        assert!(window_vectors_pay(2, bilinear_up2) && window_vectors_pay(4, bicubic_up2));
+        assert!(!window_vectors_pay(4, bilinear_up2) && !window_vectors_pay(4, shape(1, 2, 1, 2)));
     }
 }
