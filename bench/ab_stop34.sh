@@ -9,10 +9,10 @@
 #            the suite's small gathers (under 4M outputs on one side, where the default serves
 #            one channel per unit: `PLANES_TARGET_UNITS`); v16's sweep found the FPN's nearest
 #            backward 10-20% faster at four;
-#   loads:   the cells kernel's window rows in aligned vectors (`cell-vector-loads`) against
-#            scalar loads (the default since 4b41d7a; the bundle of a3b3d17 loads vectors by
-#            default: LOADS_OVERRIDE=cell-scalar-loads there) on the NCHW workloads of integer
-#            ratios (cells' ground);
+#   loads:   the cells kernel's window rows in aligned vectors against scalar loads on the
+#            NCHW workloads of integer ratios (cells' ground): LOADS_OVERRIDE is the other side
+#            (`cell-scalar-loads` where the bundle loads vectors by default, as a3b3d17's did;
+#            `cell-vector-loads` for the cases where the rule of 948226b keeps scalars);
 #   cells4:  forced cells against the default where the rule declines them for the L1 cost of
 #            scalar window loads (half-precision 2-D strides of 4; f32 one-phase shapes:
 #            2x downsampling, the adjoints of 2x upsampling);

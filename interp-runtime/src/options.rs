@@ -284,9 +284,9 @@ pub struct Tuning {
     pub passes_when_shrinking: Option<bool>,
     /// Whether the cells kernel loads its window rows in aligned vectors along the source's
     /// width (where the width, the source's other strides and the columns between two units'
-    /// windows are multiples of the vector) instead of one value at a time. Default: no (built
-    /// in docs/PERFORMANCE.md v26, not yet timed); `true` turns it on. The same bits either
-    /// way.
+    /// windows are multiples of the vector) instead of one value at a time: `true` for every
+    /// window, `false` for none. Default (docs/PERFORMANCE.md v26): half precision, and f32
+    /// windows of 4 or more taps per output. The same bits either way.
     pub cell_window_vectors: Option<bool>,
 }
 
