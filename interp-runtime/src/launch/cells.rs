@@ -95,7 +95,13 @@ pub(super) fn cells<R: Runtime>(
         cells: run,
         planes: channels_per_unit(io, shape.outputs() as usize),
         vector: if whole { vector } else { 1 },
-        window: window_loads(io, shape, run, first_unit, widest),
+        // Window vectors only beside vector stores: the kernels check (`xtask kernels`)
+        // builds them only there, and the default rule takes no scalar-store launch.
+        window: if whole {
+            window_loads(io, shape, run, first_unit, widest)
+        } else {
+            WindowLoads::SCALAR
+        },
         first_unit,
         units,
     };
