@@ -171,24 +171,32 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
     // downsampling ones).
     let f32_sums = A::as_type_native_unchecked().size() == 4;
     let into_half = FS::as_type_native_unchecked().size() == 4 && FD::as_type_native_unchecked().size() == 2;
-    for (row_taps, col_taps) in BLOCK_SHAPES.into_iter().filter(|_| f32_sums && (own_type || into_half)) {
-        for short_rows in [false, true] {
-            let rows = if short_rows { " short-rows" } else { "" };
-            let definition = define!(
-                separable_gather_blocks::SeparableGatherBlocks<FS, FD, A, R>,
-                line(),
-                BlockInteriorCompilationArg {
-                    top: (),
-                    bottom: (),
-                    left: (),
-                    right: ()
-                },
-                (),
-                row_taps,
-                col_taps,
-                short_rows
-            );
-            push(format!("gather {types} blocks {row_taps}x{col_taps}{rows}"), definition);
+    // Scalar elements (block columns fastest), and in a call's own dtype channel vectors of
+    // the widest width (channels fastest), the only width the runtime launches them in.
+    let channel_vectors = [(1, false)].into_iter().chain((max_vector > 1 && own_type).then_some((max_vector, true)));
+    for (vector, channels_fastest) in channel_vectors.filter(|_| f32_sums && (own_type || into_half)) {
+        for (row_taps, col_taps) in BLOCK_SHAPES {
+            for short_rows in [false, true] {
+                let rows = if short_rows { " short-rows" } else { "" };
+                let definition = define!(
+                    separable_gather_blocks::SeparableGatherBlocks<FS, FD, A, R>,
+                    line(),
+                    BlockInteriorCompilationArg {
+                        top: (),
+                        bottom: (),
+                        left: (),
+                        right: ()
+                    },
+                    (),
+                    vector,
+                    row_taps,
+                    col_taps,
+                    short_rows,
+                    channels_fastest
+                );
+                let vectors = if vector > 1 { format!(" v{vector} nhwc") } else { String::new() };
+                push(format!("gather {types} blocks {row_taps}x{col_taps}{rows}{vectors}"), definition);
+            }
         }
     }
     // Cells, like blocks, in a call's own f16, bf16 or f32; their edges' kernel for each

@@ -288,6 +288,14 @@ pub struct Tuning {
     /// window, `false` for none. Default (docs/PERFORMANCE.md v26): half precision, and f32
     /// windows of 4 or more taps per output. The same bits either way.
     pub cell_window_vectors: Option<bool>,
+    /// Whether channels-last gathers read in 16-byte channel vectors take the blocks kernel (a
+    /// unit per 2x2 block of pixels and vector of channels, reading the window the block
+    /// shares once) where its shapes fit: `true` wherever they fit, `false` never (one output
+    /// per unit, or two passes). Default: the rule of docs/PERFORMANCE.md v27. Other bits than
+    /// the one-pass channel gather (its sums factored per row, `sum_a w_a (sum_b w_b x)`, as
+    /// the NCHW blocks, cells and tiles sum), deterministic either way: a pure function of
+    /// the shape.
+    pub channel_blocks: Option<bool>,
 }
 
 /// Options of a call: the output size, and how the filter is sampled, as PyTorch takes

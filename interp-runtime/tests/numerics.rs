@@ -705,6 +705,59 @@ fn blocks_share_windows() {
     forced_matches_reference("blocks, short rows from the tables", full_rows, &geometries);
 }
 
+/// The blocks kernel in channel vectors (channels-last tensors whose channels make vectors of
+/// the runtime's widest width: 4 lanes on wgpu, 16 bytes on CUDA; a unit per block and vector,
+/// channels fastest), forced, on `blocks_share_windows`' kinds of geometry: 2x, 4x, 1.33x, odd
+/// sizes, a shrinking axis (per-output sums), 2-6 vectors a pixel, and a wide upsample whose
+/// warps (16 blocks of 2 vectors on wgpu) lie wholly inside the box of full blocks (unguarded
+/// sums) beside warps holding edge blocks; both variants (short rows from the window, or from
+/// the tables), against the f64 reference. Then, in f32, the bits of the scalar blocks kernel on
+/// the same calls in NCHW (each channel's sums in the same order), which one pass does not give.
+#[test]
+fn channel_blocks_share_windows() {
+    let geometries = [
+        sized("C=8 7x9 -> 14x18", [2, 8, 7, 9], 14, 18),
+        sized("C=16 46x76 -> 23x38", [1, 16, 46, 76], 23, 38),
+        sized("C=8 5x4 -> 20x16", [1, 8, 5, 4], 20, 16),
+        sized("C=24 9x12 -> 12x16", [1, 24, 9, 12], 12, 16),
+        sized("C=8 6x5 -> 13x11", [1, 8, 6, 5], 13, 11),
+        sized("C=16 21x30 -> 41x75", [1, 16, 21, 30], 41, 75),
+        sized("C=8 30x40 -> 60x150", [1, 8, 30, 40], 60, 150),
+    ];
+    let tuning = forced_strategy(Strategy::Blocks);
+    forced_matches_reference_in("channel blocks, short rows from the window", tuning, &geometries, &[Layout::Nhwc]);
+    let full_rows = Tuning {
+        block_short_rows: Some(false),
+        ..tuning
+    };
+    forced_matches_reference_in("channel blocks, short rows from the tables", full_rows, &geometries, &[Layout::Nhwc]);
+    let client = client();
+    let mut compared = 0;
+    // Geometries whose tables fit a blocks shape in every mode here (6x5 -> 13x11's lanczos3
+    // columns hold 5 taps: one pass and tiles there).
+    for geometry in [geometries[0], geometries[6]] {
+        for mode in [interp_runtime::Mode::Bilinear, interp_runtime::Mode::Bicubic, interp_runtime::Mode::Lanczos3] {
+            let case = Case {
+                config: plain_config(mode),
+                geometry,
+            };
+            let plan = case.plan();
+            let x = random(plan.input.iter().product(), 23);
+            let bits = |layout: Layout, tuning: Tuning| {
+                let source = upload(&client, &x, &plan.input, layout, DType::F32);
+                download(&client, &run_in(&client, &case, false, &source, &plan.output, layout, tuning)).0
+            };
+            let nchw = bits(Layout::Nchw, tuning);
+            let label = case.name();
+            assert!(bits(Layout::Nhwc, tuning) == nchw, "{label}: channel blocks and NCHW blocks differ in bits");
+            let one_pass = forced_strategy(Strategy::OnePass);
+            assert!(bits(Layout::Nhwc, one_pass) != nchw, "{label}: one pass gave the blocks' bits too");
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 6);
+}
+
 /// The odd-width blocks shape by default: the backward of lanczos3's 2x downsample (an
 /// adjoint of three taps per axis, full rows) runs in 3x3 blocks, which sum `sum_a w_a (sum_b
 /// w_b x)` (the bits of forced blocks, not of the planes kernel it replaces, whose 4x4 shape

@@ -5,6 +5,8 @@
 
 use cubecl::prelude::*;
 
+use super::Pixel;
+
 /// Units per warp: the warps of a one-dimensional cube are 32 consecutive units.
 const WARP: u32 = 32;
 
@@ -19,13 +21,44 @@ pub struct BlockInterior {
     pub right: u32,
 }
 
-/// Whether the warp of `unit`, which serves block `(p, q)` (in blocks) with columns fastest,
-/// serves blocks of that row only, all inside `inner`.
+/// The block (and channel group) of `unit` in a grid of `width` block columns, `height` block
+/// rows and `groups` channel groups: block columns fastest (scalar layouts, where a warp's
+/// lanes read neighbouring columns), or with `channels_fastest` channel groups fastest
+/// (vectors of a pixel's channels: a warp's lanes read one pixel's neighbouring vectors).
 #[cube]
-pub(crate) fn warp_inside(unit: u32, p: u32, q: u32, inner: BlockInterior) -> bool {
+pub(crate) fn block_position(unit: u32, width: u32, height: u32, groups: u32, #[comptime] channels_fastest: bool) -> Pixel {
+    let mut rest = unit;
+    let mut group = 0u32;
+    if comptime!(channels_fastest) {
+        group = rest % groups;
+        rest /= groups;
+    }
+    let q = rest % width;
+    rest /= width;
+    let p = rest % height;
+    rest /= height;
+    if comptime!(!channels_fastest) {
+        group = rest % groups;
+        rest /= groups;
+    }
+    Pixel { n: rest, c: group, p, q }
+}
+
+/// Whether the warp of `unit`, which serves block `(p, q)` (in blocks) in the order of
+/// [`block_position`], serves blocks of that row only, all inside `inner`. With
+/// `channels_fastest` the warp's units are consecutive (block, group) pairs of `groups` units
+/// per block.
+#[cube]
+pub(crate) fn warp_inside(unit: u32, groups: u32, p: u32, q: u32, inner: BlockInterior, #[comptime] channels_fastest: bool) -> bool {
     let lane = unit % WARP;
-    // The warp's first block is `lane` columns back in this row (if the row holds it); its
-    // last `WARP - 1` further.
-    let first = q - u32::min(lane, q);
-    q >= lane && first >= inner.left && first + WARP - 1 < inner.right && p >= inner.top && p < inner.bottom
+    // The blocks the warp holds before and after this one in its row (if the row holds them):
+    // one a unit with block columns fastest, one per `groups` units with groups fastest.
+    let mut before = lane;
+    let mut after = WARP - 1 - lane;
+    if comptime!(channels_fastest) {
+        let first = unit - lane;
+        before = unit / groups - first / groups;
+        after = (first + WARP - 1) / groups - unit / groups;
+    }
+    q >= before && q - before >= inner.left && q + after < inner.right && p >= inner.top && p < inner.bottom
 }

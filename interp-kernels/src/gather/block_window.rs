@@ -21,9 +21,9 @@ pub(super) fn unguarded_inside(shape: (u32, u32)) -> bool {
 /// the same bits.
 #[cube]
 #[allow(clippy::too_many_arguments)]
-pub(super) fn shared_window_sums<FS: Float, FD: Float, A: Float>(
-    src: &Array<FS>,
-    dst: &mut Array<FD>,
+pub(super) fn shared_window_sums<FS: Float, FD: Float, A: Float, V: Size>(
+    src: &Array<Vector<FS, V>>,
+    dst: &mut Array<Vector<FD, V>>,
     layout: GatherLayout,
     n: u32,
     p: u32,
@@ -39,11 +39,11 @@ pub(super) fn shared_window_sums<FS: Float, FD: Float, A: Float>(
     #[comptime] guarded: bool,
 ) {
     if comptime!(unguarded_inside((row_taps, col_taps))) {
-        window_sums_streamed::<FS, FD, A>(
+        window_sums_streamed::<FS, FD, A, V>(
             src, dst, layout, n, p, q, first, end, y, x, row_weight, col_weight, row_taps, col_taps, guarded,
         );
     } else {
-        window_sums_by_rows::<FS, FD, A>(
+        window_sums_by_rows::<FS, FD, A, V>(
             src, dst, layout, n, p, q, first, end, y, x, row_weight, col_weight, row_taps, col_taps, guarded,
         );
     }
@@ -54,9 +54,9 @@ pub(super) fn shared_window_sums<FS: Float, FD: Float, A: Float>(
 /// once per unit, and the guards as bit masks: fewer registers for 4x4 and 6x6 windows.
 #[cube]
 #[allow(clippy::too_many_arguments)]
-fn window_sums_streamed<FS: Float, FD: Float, A: Float>(
-    src: &Array<FS>,
-    dst: &mut Array<FD>,
+fn window_sums_streamed<FS: Float, FD: Float, A: Float, V: Size>(
+    src: &Array<Vector<FS, V>>,
+    dst: &mut Array<Vector<FD, V>>,
     layout: GatherLayout,
     n: u32,
     p: u32,
@@ -97,44 +97,44 @@ fn window_sums_streamed<FS: Float, FD: Float, A: Float>(
     let out = n * d.n + p * d.h + q * d.w;
     for c in first..end {
         let base = n * s.n + c * s.c;
-        let mut top_left = A::from_int(0);
-        let mut top_right = A::from_int(0);
-        let mut bottom_left = A::from_int(0);
-        let mut bottom_right = A::from_int(0);
+        let mut top_left = Vector::<A, V>::new(A::from_int(0));
+        let mut top_right = Vector::<A, V>::new(A::from_int(0));
+        let mut bottom_left = Vector::<A, V>::new(A::from_int(0));
+        let mut bottom_right = Vector::<A, V>::new(A::from_int(0));
         // Window row by row: summed along the width for the block's left and right column,
         // then added to the outputs whose taps it is, in tap order (the same sums as each
         // output's own rows: `sum_a w_a (sum_b w_b x)`).
         #[unroll]
         for i in 0..row_taps + 1 {
             let row_base = base + row_offset[i as usize];
-            let mut l = A::from_int(0);
-            let mut r = A::from_int(0);
+            let mut l = Vector::<A, V>::new(A::from_int(0));
+            let mut r = Vector::<A, V>::new(A::from_int(0));
             #[unroll]
             for j in 0..col_taps + 1 {
-                let value = A::cast_from(src[(row_base + col_offset[j as usize]) as usize]);
+                let value = Vector::<A, V>::cast_from(src[(row_base + col_offset[j as usize]) as usize]);
                 if j < col_taps {
-                    l = add_tap::<A>(l, value, A::cast_from(col_weight[j as usize]), bit(x_first, j), guarded);
+                    l = add_tap::<A, V>(l, value, A::cast_from(col_weight[j as usize]), bit(x_first, j), guarded);
                 }
                 let holds = shifted_tap(j, x.shifted, x_second, col_taps, guarded);
-                r = add_tap::<A>(r, value, A::cast_from(right_weight[j as usize]), holds, true);
+                r = add_tap::<A, V>(r, value, A::cast_from(right_weight[j as usize]), holds, true);
             }
             if i < row_taps {
                 let upper = A::cast_from(row_weight[i as usize]);
-                top_left = add_tap::<A>(top_left, l, upper, bit(y_first, i), guarded);
-                top_right = add_tap::<A>(top_right, r, upper, bit(y_first, i), guarded);
+                top_left = add_tap::<A, V>(top_left, l, upper, bit(y_first, i), guarded);
+                top_right = add_tap::<A, V>(top_right, r, upper, bit(y_first, i), guarded);
             }
             let lower = A::cast_from(lower_weight[i as usize]);
             let below = shifted_tap(i, y.shifted, y_second, row_taps, guarded);
-            bottom_left = add_tap::<A>(bottom_left, l, lower, below, true);
-            bottom_right = add_tap::<A>(bottom_right, r, lower, below, true);
+            bottom_left = add_tap::<A, V>(bottom_left, l, lower, below, true);
+            bottom_right = add_tap::<A, V>(bottom_right, r, lower, below, true);
         }
-        let block = BlockSums::<A> {
+        let block = BlockSums::<A, V> {
             top_left,
             top_right,
             bottom_left,
             bottom_right,
         };
-        store_block::<FD, A>(dst, layout, out + c * d.c, p, q, block, guarded);
+        store_block::<FD, A, V>(dst, layout, out + c * d.c, p, q, block, guarded);
     }
 }
 
@@ -156,41 +156,41 @@ fn window_offsets(axis: &BlockAxis, stride: u32, offsets: &mut Array<u32>, #[com
 
 /// A block's four sums.
 #[derive(CubeType)]
-struct BlockSums<A: Float> {
-    top_left: A,
-    top_right: A,
-    bottom_left: A,
-    bottom_right: A,
+struct BlockSums<A: Float, V: Size> {
+    top_left: Vector<A, V>,
+    top_right: Vector<A, V>,
+    bottom_left: Vector<A, V>,
+    bottom_right: Vector<A, V>,
 }
 
 /// Stores a block's sums from destination offset `at` (its top left output `(p, q)`); with
 /// `guarded` not those past the destination (an odd last column or row).
 #[cube]
-fn store_block<FD: Float, A: Float>(
-    dst: &mut Array<FD>,
+fn store_block<FD: Float, A: Float, V: Size>(
+    dst: &mut Array<Vector<FD, V>>,
     layout: GatherLayout,
     at: u32,
     p: u32,
     q: u32,
-    sums: BlockSums<A>,
+    sums: BlockSums<A, V>,
     #[comptime] guarded: bool,
 ) {
     let d = layout.dst_strides;
-    dst[at as usize] = FD::cast_from(sums.top_left);
+    dst[at as usize] = Vector::cast_from(sums.top_left);
     if comptime!(guarded) {
         if q + 1 < layout.width {
-            dst[(at + d.w) as usize] = FD::cast_from(sums.top_right);
+            dst[(at + d.w) as usize] = Vector::cast_from(sums.top_right);
         }
         if p + 1 < layout.height {
-            dst[(at + d.h) as usize] = FD::cast_from(sums.bottom_left);
+            dst[(at + d.h) as usize] = Vector::cast_from(sums.bottom_left);
             if q + 1 < layout.width {
-                dst[(at + d.h + d.w) as usize] = FD::cast_from(sums.bottom_right);
+                dst[(at + d.h + d.w) as usize] = Vector::cast_from(sums.bottom_right);
             }
         }
     } else {
-        dst[(at + d.w) as usize] = FD::cast_from(sums.top_right);
-        dst[(at + d.h) as usize] = FD::cast_from(sums.bottom_left);
-        dst[(at + d.h + d.w) as usize] = FD::cast_from(sums.bottom_right);
+        dst[(at + d.w) as usize] = Vector::cast_from(sums.top_right);
+        dst[(at + d.h) as usize] = Vector::cast_from(sums.bottom_left);
+        dst[(at + d.h + d.w) as usize] = Vector::cast_from(sums.bottom_right);
     }
 }
 
@@ -238,9 +238,9 @@ fn bit(mask: u32, j: u32) -> bool {
 /// second output's taps picked by selects on `shifted` (the form of v13-v20).
 #[cube]
 #[allow(clippy::too_many_arguments)]
-fn window_sums_by_rows<FS: Float, FD: Float, A: Float>(
-    src: &Array<FS>,
-    dst: &mut Array<FD>,
+fn window_sums_by_rows<FS: Float, FD: Float, A: Float, V: Size>(
+    src: &Array<Vector<FS, V>>,
+    dst: &mut Array<Vector<FD, V>>,
     layout: GatherLayout,
     n: u32,
     p: u32,
@@ -265,61 +265,61 @@ fn window_sums_by_rows<FS: Float, FD: Float, A: Float>(
     for c in first..end {
         let base = n * s.n + c * s.c;
         // Each window row summed along the width for the block's left and right column.
-        let mut left = Array::<A>::new((row_taps + 1) as usize);
-        let mut right = Array::<A>::new((row_taps + 1) as usize);
+        let mut left = Array::<Vector<A, V>>::new((row_taps + 1) as usize);
+        let mut right = Array::<Vector<A, V>>::new((row_taps + 1) as usize);
         #[unroll]
         for i in 0..row_taps + 1 {
             let row_base = base + row_offset[i as usize];
-            let mut window = Array::<A>::new((col_taps + 1) as usize);
+            let mut window = Array::<Vector<A, V>>::new((col_taps + 1) as usize);
             #[unroll]
             for j in 0..col_taps + 1 {
-                window[j as usize] = A::cast_from(src[(row_base + col_offset[j as usize]) as usize]);
+                window[j as usize] = Vector::<A, V>::cast_from(src[(row_base + col_offset[j as usize]) as usize]);
             }
-            let mut l = A::from_int(0);
-            let mut r = A::from_int(0);
+            let mut l = Vector::<A, V>::new(A::from_int(0));
+            let mut r = Vector::<A, V>::new(A::from_int(0));
             #[unroll]
             for b in 0..col_taps {
-                l = add_tap::<A>(l, window[b as usize], A::cast_from(col_weight[b as usize]), b < x.count, guarded);
+                l = add_tap::<A, V>(l, window[b as usize], A::cast_from(col_weight[b as usize]), b < x.count, guarded);
                 let value = select(x.shifted, window[(b + 1) as usize], window[b as usize]);
                 let weight = A::cast_from(col_weight[(col_taps + b) as usize]);
-                r = add_tap::<A>(r, value, weight, b < x.next_count, guarded);
+                r = add_tap::<A, V>(r, value, weight, b < x.next_count, guarded);
             }
             left[i as usize] = l;
             right[i as usize] = r;
         }
-        let mut top_left = A::from_int(0);
-        let mut top_right = A::from_int(0);
-        let mut bottom_left = A::from_int(0);
-        let mut bottom_right = A::from_int(0);
+        let mut top_left = Vector::<A, V>::new(A::from_int(0));
+        let mut top_right = Vector::<A, V>::new(A::from_int(0));
+        let mut bottom_left = Vector::<A, V>::new(A::from_int(0));
+        let mut bottom_right = Vector::<A, V>::new(A::from_int(0));
         #[unroll]
         for a in 0..row_taps {
             let (upper, lower) = (
                 A::cast_from(row_weight[a as usize]),
                 A::cast_from(row_weight[(row_taps + a) as usize]),
             );
-            top_left = add_tap::<A>(top_left, left[a as usize], upper, a < y.count, guarded);
-            top_right = add_tap::<A>(top_right, right[a as usize], upper, a < y.count, guarded);
+            top_left = add_tap::<A, V>(top_left, left[a as usize], upper, a < y.count, guarded);
+            top_right = add_tap::<A, V>(top_right, right[a as usize], upper, a < y.count, guarded);
             // The second row's taps: the window rows from one further when it is shifted.
             let below_left = select(y.shifted, left[(a + 1) as usize], left[a as usize]);
             let below_right = select(y.shifted, right[(a + 1) as usize], right[a as usize]);
-            bottom_left = add_tap::<A>(bottom_left, below_left, lower, a < y.next_count, guarded);
-            bottom_right = add_tap::<A>(bottom_right, below_right, lower, a < y.next_count, guarded);
+            bottom_left = add_tap::<A, V>(bottom_left, below_left, lower, a < y.next_count, guarded);
+            bottom_right = add_tap::<A, V>(bottom_right, below_right, lower, a < y.next_count, guarded);
         }
-        let block = BlockSums::<A> {
+        let block = BlockSums::<A, V> {
             top_left,
             top_right,
             bottom_left,
             bottom_right,
         };
-        store_block::<FD, A>(dst, layout, out + c * d.c, p, q, block, guarded);
+        store_block::<FD, A, V>(dst, layout, out + c * d.c, p, q, block, guarded);
     }
 }
 
 /// `acc + value * weight`, or with `guarded` `acc` where the position does not `hold` a tap
 /// of the output (past a short row's end: the window value there is not the row's).
 #[cube]
-fn add_tap<A: Float>(acc: A, value: A, weight: A, holds: bool, #[comptime] guarded: bool) -> A {
-    let sum = acc + value * weight;
+fn add_tap<A: Float, V: Size>(acc: Vector<A, V>, value: Vector<A, V>, weight: A, holds: bool, #[comptime] guarded: bool) -> Vector<A, V> {
+    let sum = acc + value * Vector::new(weight);
     if comptime!(guarded) {
         select(holds, sum, acc)
     } else {

@@ -1,11 +1,12 @@
-//! The gather for upsampling in scalar layouts: a unit per 2x2 block of destination pixels
-//! (and group of channels) reads the source window the block shares once.
+//! The gather for upsampling: a unit per 2x2 block of destination pixels (and group of
+//! channels, or vector of channels in channels-last tensors) reads the source window the
+//! block shares once.
 
 use cubecl::prelude::*;
 
-use super::block_grid::{warp_inside, BlockInterior};
+use super::block_grid::{block_position, warp_inside, BlockInterior};
 use super::block_window::{shared_window_sums, unguarded_inside};
-use super::{first_slot, grid_position, table_slot, tap_step, AxisTable, GatherLayout};
+use super::{first_slot, table_slot, tap_step, AxisTable, GatherLayout};
 
 /// Destination pixels per unit along each axis of [`separable_gather_blocks()`].
 pub const BLOCK: u32 = 2;
@@ -118,14 +119,20 @@ fn block_axis(
 /// With `short_rows`, full blocks take the unguarded sums only in warps wholly inside
 /// `interior` (`block_grid::warp_inside`): a warp then runs one path.
 ///
+/// Elements in vectors of `V` channels: `V = 1` for scalar layouts (NCHW, and channels-last
+/// pixels whose channels make no vectors), units in block-column order; `V > 1` for
+/// channels-last tensors read in channel vectors, with `channels_fastest` (a warp's lanes then
+/// read one pixel's neighbouring vectors, whole cache lines, as the one-pass channel gather's
+/// do). `layout` counts channels and strides in vectors.
+///
 /// Grid: `ceil(width / 2) * ceil(height / 2) * batch * ceil(channels / planes)` units, block
-/// columns fastest. Scalar elements, strides in elements.
+/// columns fastest, or with `channels_fastest` channel groups fastest.
 #[allow(clippy::manual_div_ceil)]
 #[cube(launch_unchecked)]
 #[allow(clippy::too_many_arguments)]
-pub fn separable_gather_blocks<FS: Float, FD: Float, A: Float>(
-    src: &Array<FS>,
-    dst: &mut Array<FD>,
+pub fn separable_gather_blocks<FS: Float, FD: Float, A: Float, V: Size>(
+    src: &Array<Vector<FS, V>>,
+    dst: &mut Array<Vector<FD, V>>,
     rows: &AxisTable,
     cols: &AxisTable,
     layout: GatherLayout,
@@ -134,6 +141,7 @@ pub fn separable_gather_blocks<FS: Float, FD: Float, A: Float>(
     #[comptime] row_taps: u32,
     #[comptime] col_taps: u32,
     #[comptime] short_rows: bool,
+    #[comptime] channels_fastest: bool,
 ) {
     let groups = (layout.channels + planes - 1) / planes;
     let blocks_w = (layout.width + BLOCK - 1) / BLOCK;
@@ -142,7 +150,7 @@ pub fn separable_gather_blocks<FS: Float, FD: Float, A: Float>(
     if unit >= blocks_w * blocks_h * groups * layout.batch {
         terminate!();
     }
-    let block = grid_position(unit, blocks_w, blocks_h, groups);
+    let block = block_position(unit, blocks_w, blocks_h, groups, channels_fastest);
     let (n, group, p, q) = (block.n, block.c, block.p * BLOCK, block.q * BLOCK);
     let first = group * planes;
     let end = u32::min(first + planes, layout.channels);
@@ -157,10 +165,10 @@ pub fn separable_gather_blocks<FS: Float, FD: Float, A: Float>(
         // runs the guarded sums for all its blocks, so that none runs both.
         let mut unguarded = false;
         if comptime!(unguarded_inside((row_taps, col_taps))) {
-            unguarded = full && warp_inside(unit, block.p, block.q, interior);
+            unguarded = full && warp_inside(unit, groups, block.p, block.q, interior, channels_fastest);
         }
         if unguarded {
-            shared_window_sums::<FS, FD, A>(
+            shared_window_sums::<FS, FD, A, V>(
                 src,
                 dst,
                 layout,
@@ -178,7 +186,7 @@ pub fn separable_gather_blocks<FS: Float, FD: Float, A: Float>(
                 false,
             );
         } else if y.shared && x.shared {
-            shared_window_sums::<FS, FD, A>(
+            shared_window_sums::<FS, FD, A, V>(
                 src,
                 dst,
                 layout,
@@ -196,10 +204,10 @@ pub fn separable_gather_blocks<FS: Float, FD: Float, A: Float>(
                 true,
             );
         } else {
-            block_table_sums::<FS, FD, A>(src, dst, rows, cols, layout, n, p, q, first, end, row_taps, col_taps);
+            block_table_sums::<FS, FD, A, V>(src, dst, rows, cols, layout, n, p, q, first, end, row_taps, col_taps);
         }
     } else if full {
-        shared_window_sums::<FS, FD, A>(
+        shared_window_sums::<FS, FD, A, V>(
             src,
             dst,
             layout,
@@ -217,7 +225,7 @@ pub fn separable_gather_blocks<FS: Float, FD: Float, A: Float>(
             false,
         );
     } else {
-        block_table_sums::<FS, FD, A>(src, dst, rows, cols, layout, n, p, q, first, end, row_taps, col_taps);
+        block_table_sums::<FS, FD, A, V>(src, dst, rows, cols, layout, n, p, q, first, end, row_taps, col_taps);
     }
 }
 
@@ -225,9 +233,9 @@ pub fn separable_gather_blocks<FS: Float, FD: Float, A: Float>(
 /// from its table rows.
 #[cube]
 #[allow(clippy::too_many_arguments)]
-fn block_table_sums<FS: Float, FD: Float, A: Float>(
-    src: &Array<FS>,
-    dst: &mut Array<FD>,
+fn block_table_sums<FS: Float, FD: Float, A: Float, V: Size>(
+    src: &Array<Vector<FS, V>>,
+    dst: &mut Array<Vector<FD, V>>,
     rows: &AxisTable,
     cols: &AxisTable,
     layout: GatherLayout,
@@ -243,7 +251,7 @@ fn block_table_sums<FS: Float, FD: Float, A: Float>(
         let (pp, qq) = (p + k / BLOCK, q + k % BLOCK);
         if pp < layout.height && qq < layout.width {
             for c in first..end {
-                table_sum::<FS, FD, A>(src, dst, rows, cols, layout, n, c, pp, qq, row_taps, col_taps);
+                table_sum::<FS, FD, A, V>(src, dst, rows, cols, layout, n, c, pp, qq, row_taps, col_taps);
             }
         }
     }
@@ -252,9 +260,9 @@ fn block_table_sums<FS: Float, FD: Float, A: Float>(
 /// One output `(n, c, p, q)` summed from its table rows and stored (see [`table_value`]).
 #[cube]
 #[allow(clippy::too_many_arguments)]
-fn table_sum<FS: Float, FD: Float, A: Float>(
-    src: &Array<FS>,
-    dst: &mut Array<FD>,
+fn table_sum<FS: Float, FD: Float, A: Float, V: Size>(
+    src: &Array<Vector<FS, V>>,
+    dst: &mut Array<Vector<FD, V>>,
     rows: &AxisTable,
     cols: &AxisTable,
     layout: GatherLayout,
@@ -266,8 +274,8 @@ fn table_sum<FS: Float, FD: Float, A: Float>(
     #[comptime] col_taps: u32,
 ) {
     let d = layout.dst_strides;
-    let value = table_value::<FS, A>(src, rows, cols, layout, n, c, p, q, row_taps, col_taps);
-    dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = FD::cast_from(value);
+    let value = table_value::<FS, A, V>(src, rows, cols, layout, n, c, p, q, row_taps, col_taps);
+    dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = Vector::cast_from(value);
 }
 
 /// One output `(n, c, p, q)` summed from its table rows (at most `row_taps` and `col_taps`
@@ -276,8 +284,8 @@ fn table_sum<FS: Float, FD: Float, A: Float>(
 /// ptxas spilled registers in the 2-tap f32 kernel (`cargo xtask kernels`).
 #[cube]
 #[allow(clippy::too_many_arguments)]
-pub(super) fn table_value<FS: Float, A: Float>(
-    src: &Array<FS>,
+pub(super) fn table_value<FS: Float, A: Float, V: Size>(
+    src: &Array<Vector<FS, V>>,
     rows: &AxisTable,
     cols: &AxisTable,
     layout: GatherLayout,
@@ -287,25 +295,26 @@ pub(super) fn table_value<FS: Float, A: Float>(
     q: u32,
     #[comptime] row_taps: u32,
     #[comptime] col_taps: u32,
-) -> A {
+) -> Vector<A, V> {
     let s = layout.src_strides;
     let (row_count, col_count) = (rows.count[p as usize], cols.count[q as usize]);
     let base = n * s.n + c * s.c;
-    let mut acc = A::from_int(0);
+    let mut acc = Vector::<A, V>::new(A::from_int(0));
     #[unroll]
     for a in 0..row_taps {
         if a < row_count {
             let slot = table_slot(rows, p, a, false) as usize;
             let row_base = base + rows.index[slot] * s.h;
-            let mut row = A::from_int(0);
+            let mut row = Vector::<A, V>::new(A::from_int(0));
             #[unroll]
             for b in 0..col_taps {
                 if b < col_count {
                     let cslot = table_slot(cols, q, b, false) as usize;
-                    row += A::cast_from(src[(row_base + cols.index[cslot] * s.w) as usize]) * A::cast_from(cols.weight[cslot]);
+                    let value = Vector::<A, V>::cast_from(src[(row_base + cols.index[cslot] * s.w) as usize]);
+                    row += value * Vector::new(A::cast_from(cols.weight[cslot]));
                 }
             }
-            acc += row * A::cast_from(rows.weight[slot]);
+            acc += row * Vector::new(A::cast_from(rows.weight[slot]));
         }
     }
     acc

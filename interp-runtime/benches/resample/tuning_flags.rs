@@ -16,7 +16,8 @@ pub const VALUED: [&str; 7] = [
 
 /// `tuning` with the override `name` set from `value` (`block-full-rows`, `block-guarded`
 /// `strips-looped`, `row-scalar`, `plane-single`, `passes-when-shrinking`,
-/// `tiles-when-shrinking`, `cell-scalar-loads` and `cell-vector-loads` take none); Err names
+/// `tiles-when-shrinking`, `cell-scalar-loads`, `cell-vector-loads`, `channel-blocks` and
+/// `channel-gather` take none); Err names
 /// what was wrong.
 pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String> {
     let number = |what: &str| {
@@ -46,6 +47,8 @@ pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String
         "tiles-when-shrinking" => tuning.passes_when_shrinking = Some(false),
         "cell-scalar-loads" => tuning.cell_window_vectors = Some(false),
         "cell-vector-loads" => tuning.cell_window_vectors = Some(true),
+        "channel-blocks" => tuning.channel_blocks = Some(true),
+        "channel-gather" => tuning.channel_blocks = Some(false),
         "volume-product" => {
             tuning.volume_product = Some(match value {
                 "on" => true,

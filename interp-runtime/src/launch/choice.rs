@@ -195,11 +195,13 @@ const MAX_PLANES_PIXEL_BYTES: usize = 16;
 /// A launch of the planes kernel (`pairs`: a unit per two vertically neighbouring pixels, the
 /// factored shapes only), or of the blocks kernel (`block`: a unit per 2x2 block of pixels;
 /// `short_rows`: its variant that serves short rows from the shared window): its (row taps,
-/// column taps) shape and channels per unit.
+/// column taps) shape and channels per unit (`vector > 1`: blocks of channels-last tensors in
+/// vectors of that many channels, one vector a unit, channels fastest).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct PlanesLaunch {
     pub shape: (u32, u32),
     pub planes: u32,
+    pub vector: usize,
     pub block: bool,
     pub short_rows: bool,
     pub pairs: bool,
@@ -268,6 +270,7 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), v
     Some(PlanesLaunch {
         shape,
         planes,
+        vector: 1,
         block: false,
         short_rows: false,
         pairs,
@@ -334,34 +337,73 @@ pub(super) fn channels_per_unit(io: &GatherIo, pixels: usize) -> u32 {
     planes.min(c.max(1)) as u32
 }
 
-/// The blocks kernel where it applies: scalar layouts in f16, bf16 or f32 whose tables' widest
-/// rows are exactly one of `BLOCK_SHAPES` (2, 4 or 6 taps per axis), unless the tuning forces
-/// another strategy; by default where [`blocks_pay`].
-pub(super) fn blocks(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), vectorization: Vectorization) -> Option<PlanesLaunch> {
+/// The blocks kernel where it applies: gathers in f16, bf16 or f32 whose tables' widest rows
+/// are exactly one of `BLOCK_SHAPES` (2, 3, 4 or 6 taps per axis), in scalar layouts or in
+/// vectors of channels of the runtime's widest width for the dtype (`widest_vector`: 16 bytes
+/// on CUDA and HIP; the width the kernels check builds them in), unless the tuning forces
+/// another strategy; by default where [`blocks_pay`] (scalar) or [`channel_blocks_pay`]
+/// (vectors).
+pub(super) fn blocks(
+    io: &GatherIo,
+    widths: (u64, u64),
+    mean_taps: (f64, f64),
+    vectorization: Vectorization,
+    widest_vector: usize,
+) -> Option<PlanesLaunch> {
     let forced = io.tuning.strategy == Some(Strategy::Blocks);
-    if matches!(vectorization, Vectorization::Channels(v) if v > 1) || !(forced || by_rule(io)) {
+    if !(forced || by_rule(io)) {
         return None;
     }
+    let vector = match vectorization {
+        Vectorization::Channels(v) => v,
+        _ => 1,
+    };
     // Built for one pass in a call's own f16, bf16 or f32 (its f64 variants spilled registers),
     // and from a volume's f32 intermediate into f16 or bf16 (the plane pass of an upsampling
-    // volume: planes ran it 1.8x slower than blocks run the f32 one).
-    let into_half = io.src_dtype == DType::F32 && io.dst_dtype.size() == 2;
+    // volume: planes ran it 1.8x slower than blocks run the f32 one) in scalar layouts.
+    let into_half = io.src_dtype == DType::F32 && io.dst_dtype.size() == 2 && vector == 1;
     if !(io.src_dtype == io.dst_dtype || into_half) || io.dst_dtype == DType::F64 {
+        return None;
+    }
+    if vector > 1 && vector != widest_vector {
         return None;
     }
     let narrow = |width: u64| u32::try_from(width).unwrap_or(u32::MAX);
     let shape = block_shape(narrow(widths.0), narrow(widths.1))?;
-    if !forced && !blocks_pay(io, widths, mean_taps) {
+    let pays = if vector > 1 {
+        io.tuning.channel_blocks.unwrap_or_else(|| channel_blocks_pay(io, widths, mean_taps))
+    } else {
+        blocks_pay(io, widths, mean_taps)
+    };
+    if !forced && !pays {
         return None;
     }
     let block = BLOCK as usize;
     Some(PlanesLaunch {
         shape,
-        planes: channels_per_unit(io, block * block),
+        // Channel vectors: one a unit, so that a warp's lanes read a pixel's neighbouring ones.
+        planes: if vector > 1 { 1 } else { channels_per_unit(io, block * block) },
+        vector,
         block: true,
         short_rows: io.tuning.block_short_rows.unwrap_or(true),
         pairs: false,
     })
+}
+
+/// Where blocks of channel vectors beat the one-pass channel gather by default: as for scalar
+/// layouts, gathers along which no axis shrinks whose rows are full enough that a block's
+/// window holds no more values than its outputs' own taps (`2 mean >= taps + 1`), unless the
+/// tuning disables it (`Tuning::channel_blocks`). Why: a unit of the one-pass gather loads
+/// `taps_y taps_x` channel vectors and their table entries per output; a block loads
+/// `(taps_y + 1) (taps_x + 1)` for four (bicubic: 25 against 64), and its table entries once.
+fn channel_blocks_pay(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64)) -> bool {
+    let [_, _, src_h, src_w] = io.src_view.shape;
+    let [_, _, dst_h, dst_w] = io.dst_view.shape;
+    let full = |mean: f64, width: u64| 2.0 * mean >= (width + 1) as f64;
+    src_h <= dst_h
+        && src_w <= dst_w
+        && full(mean_taps.0, widths.0)
+        && full(mean_taps.1, widths.1)
 }
 
 /// Fewest destination columns for which blocks are picked: a warp's 32 blocks then span one

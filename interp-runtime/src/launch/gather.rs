@@ -10,7 +10,7 @@ use interp_kernels::gather::{
     separable_gather_tiled, CellEdgesLaunch, CellRunLaunch, BLOCK, SUM_BLOCK, TILE_H, TILE_W,
 };
 
-use super::args::{dispatch_dtypes, extent, layout_arg, scalar_arrays, scalar_layout, vector_strides};
+use super::args::{channel_vector_layout, dispatch_dtypes, extent, layout_arg, scalar_arrays, scalar_layout, vector_strides};
 use super::block_interior::block_interior;
 use super::cells::{cells, CellsLaunch};
 use super::channel_strips::{channel_strips, scalar_strip, unrolled_strips};
@@ -73,7 +73,8 @@ pub(crate) fn gather<R: Runtime>(
     if let Some(launch) = channel_teams(io, widths, vectors, uniform) {
         return gather_teams_channels(client, io, rows, cols, launch);
     }
-    if let Some(launch) = blocks(io, widths, (rows.mean_taps, cols.mean_taps), vectors) {
+    let widest_vector = client.io_optimized_vector_sizes(io.element_bytes()).next().unwrap_or(1);
+    if let Some(launch) = blocks(io, widths, (rows.mean_taps, cols.mean_taps), vectors, widest_vector) {
         return gather_planes(client, io, rows, cols, launch);
     }
     if let Some(launch) = planes(io, widths, (rows.mean_taps, cols.mean_taps), vectors) {
@@ -253,17 +254,25 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
 /// unit serving a group of `launch.planes` channels.
 fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable, launch: PlanesLaunch) {
     let [n, c, h, w] = io.dst_view.shape;
-    let layout = scalar_layout(io);
+    let vector = launch.vector;
+    let channels_fastest = vector > 1;
+    let layout = if channels_fastest {
+        channel_vector_layout(io, vector)
+    } else {
+        scalar_layout(io)
+    };
     let side = if launch.block { BLOCK as usize } else { 1 };
     let height = if launch.pairs { 2 } else { side };
     // At most n * c * h * w units, which validation bounds by u32.
-    let units = n * c.div_ceil(launch.planes as usize) * h.div_ceil(height) * w.div_ceil(side);
+    let units = n * (c / vector).div_ceil(launch.planes as usize) * h.div_ceil(height) * w.div_ceil(side);
     let dim = CubeDim::new_1d(UNITS_PER_CUBE);
     let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
     // SAFETY: as in `gather_pass`; every unit guards its index and reads only table slots
-    // below its rows' counts (planes) or the tables' widths, which are the shape (blocks).
+    // below its rows' counts (planes) or the tables' widths, which are the shape (blocks);
+    // channel vectors divide the channels and both tensors' other strides (`vectorization`).
     unsafe {
-        let (src, dst) = scalar_arrays(io);
+        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, vector));
+        let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, vector));
         // Tap-major tables for the planes kernel, row-major for the blocks kernel (each
         // kernel's compiled layout).
         let interior = block_interior(rows, cols, io.tuning.block_unguarded.unwrap_or(true));
@@ -276,6 +285,7 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
                         client,
                         count,
                         dim,
+                        vector,
                         src,
                         dst,
                         rows,
@@ -286,6 +296,7 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
                         row_taps,
                         col_taps,
                         launch.short_rows,
+                        channels_fastest,
                     )
                 } else if launch.pairs {
                     separable_gather_plane_pairs::launch_unchecked::<$fs, $fd, $a, R>(
