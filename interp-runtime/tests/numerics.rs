@@ -730,13 +730,22 @@ fn channel_blocks_share_windows() {
         block_short_rows: Some(false),
         ..tuning
     };
-    forced_matches_reference_in("channel blocks, short rows from the tables", full_rows, &geometries, &[Layout::Nhwc]);
+    forced_matches_reference_in(
+        "channel blocks, short rows from the tables",
+        full_rows,
+        &geometries,
+        &[Layout::Nhwc],
+    );
     let client = client();
     let mut compared = 0;
     // Geometries whose tables fit a blocks shape in every mode here (6x5 -> 13x11's lanczos3
     // columns hold 5 taps: one pass and tiles there).
     for geometry in [geometries[0], geometries[6]] {
-        for mode in [interp_runtime::Mode::Bilinear, interp_runtime::Mode::Bicubic, interp_runtime::Mode::Lanczos3] {
+        for mode in [
+            interp_runtime::Mode::Bilinear,
+            interp_runtime::Mode::Bicubic,
+            interp_runtime::Mode::Lanczos3,
+        ] {
             let case = Case {
                 config: plain_config(mode),
                 geometry,
@@ -749,7 +758,10 @@ fn channel_blocks_share_windows() {
             };
             let nchw = bits(Layout::Nchw, tuning);
             let label = case.name();
-            assert!(bits(Layout::Nhwc, tuning) == nchw, "{label}: channel blocks and NCHW blocks differ in bits");
+            assert!(
+                bits(Layout::Nhwc, tuning) == nchw,
+                "{label}: channel blocks and NCHW blocks differ in bits"
+            );
             let one_pass = forced_strategy(Strategy::OnePass);
             assert!(bits(Layout::Nhwc, one_pass) != nchw, "{label}: one pass gave the blocks' bits too");
             compared += 1;

@@ -23,6 +23,17 @@ pub fn block_shape(row_width: u32, col_width: u32) -> Option<(u32, u32)> {
     BLOCK_SHAPES.iter().copied().find(|&shape| shape == (row_width, col_width))
 }
 
+/// Most `taps * V` (a shape's widest axis times its channel vector's lanes) the kernel is built
+/// for in channel vectors: its four outputs and two row sums hold `6 V` f32 values beside the
+/// shape's weights, and the 6x6 shape in vectors of 8 lanes (half precision) spilled on HIP
+/// (`cargo xtask kernels`; 4x4 in 8 lanes and 6x6 in 4 took at most 128 CUDA registers).
+pub const MAX_BLOCK_LANE_TAPS: u32 = 32;
+
+/// Whether [`separable_gather_blocks()`] is built for `shape` in vectors of `vector` lanes.
+pub fn block_shape_in_vectors(shape: (u32, u32), vector: usize) -> bool {
+    shape.0.max(shape.1) as usize * vector <= MAX_BLOCK_LANE_TAPS as usize
+}
+
 /// Two neighbouring destination indices `o`, `o + 1` along one axis, as the block reads them.
 #[derive(CubeType)]
 pub(super) struct BlockAxis {

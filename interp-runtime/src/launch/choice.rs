@@ -6,7 +6,8 @@
 
 use cubecl::prelude::*;
 use interp_kernels::gather::{
-    block_shape, plane_shape, plane_shape_factored, BLOCK, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TILE_H, TILE_SOURCE_ROWS, TILE_W,
+    block_shape, block_shape_in_vectors, plane_shape, plane_shape_factored, BLOCK, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TILE_H,
+    TILE_SOURCE_ROWS, TILE_W,
 };
 
 use super::io::GatherIo;
@@ -340,7 +341,8 @@ pub(super) fn channels_per_unit(io: &GatherIo, pixels: usize) -> u32 {
 /// The blocks kernel where it applies: gathers in f16, bf16 or f32 whose tables' widest rows
 /// are exactly one of `BLOCK_SHAPES` (2, 3, 4 or 6 taps per axis), in scalar layouts or in
 /// vectors of channels of the runtime's widest width for the dtype (`widest_vector`: 16 bytes
-/// on CUDA and HIP; the width the kernels check builds them in), unless the tuning forces
+/// on CUDA and HIP; the width the kernels check builds them in) for the shapes built in it
+/// (`block_shape_in_vectors`: not 6x6 in 8 lanes), unless the tuning forces
 /// another strategy; by default where [`blocks_pay`] (scalar) or [`channel_blocks_pay`]
 /// (vectors).
 pub(super) fn blocks(
@@ -370,8 +372,13 @@ pub(super) fn blocks(
     }
     let narrow = |width: u64| u32::try_from(width).unwrap_or(u32::MAX);
     let shape = block_shape(narrow(widths.0), narrow(widths.1))?;
+    if vector > 1 && !block_shape_in_vectors(shape, vector) {
+        return None;
+    }
     let pays = if vector > 1 {
-        io.tuning.channel_blocks.unwrap_or_else(|| channel_blocks_pay(io, widths, mean_taps))
+        io.tuning
+            .channel_blocks
+            .unwrap_or_else(|| channel_blocks_pay(io, widths, mean_taps))
     } else {
         blocks_pay(io, widths, mean_taps)
     };
@@ -400,10 +407,7 @@ fn channel_blocks_pay(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64)) 
     let [_, _, src_h, src_w] = io.src_view.shape;
     let [_, _, dst_h, dst_w] = io.dst_view.shape;
     let full = |mean: f64, width: u64| 2.0 * mean >= (width + 1) as f64;
-    src_h <= dst_h
-        && src_w <= dst_w
-        && full(mean_taps.0, widths.0)
-        && full(mean_taps.1, widths.1)
+    src_h <= dst_h && src_w <= dst_w && full(mean_taps.0, widths.0) && full(mean_taps.1, widths.1)
 }
 
 /// Fewest destination columns for which blocks are picked: a warp's 32 blocks then span one
