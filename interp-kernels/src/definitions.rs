@@ -6,8 +6,8 @@
 use cubecl::prelude::*;
 
 use crate::gather::{
-    block_shape_in_vectors, cell_vector, cell_window_vector, plane_shape_factored, pool_partials_channels, pool_totals_channels,
-    separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cell_edges, separable_gather_cells,
+    block_vector, cell_vector, cell_window_vector, plane_shape_factored, pool_partials_channels, pool_totals_channels, separable_gather,
+    separable_gather_along_width, separable_gather_blocks, separable_gather_cell_edges, separable_gather_cells,
     separable_gather_pixel_strips, separable_gather_plane_pairs, separable_gather_planes, separable_gather_runs, separable_gather_strips,
     separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, team_vector_lanes, AxisTableCompilationArg,
     BlockInteriorCompilationArg, CellEdgesCompilationArg, CellRunCompilationArg, CellShape, GatherLayoutCompilationArg,
@@ -171,17 +171,13 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
     // downsampling ones).
     let f32_sums = A::as_type_native_unchecked().size() == 4;
     let into_half = FS::as_type_native_unchecked().size() == 4 && FD::as_type_native_unchecked().size() == 2;
-    // Scalar elements (block columns fastest), and in a call's own dtype channel vectors of
-    // the widest width (channels fastest), the only width the runtime launches them in, for
-    // the shapes built in that width (`block_shape_in_vectors`).
-    let channel_vectors = [(1, false)]
-        .into_iter()
-        .chain((max_vector > 1 && own_type).then_some((max_vector, true)));
-    for (vector, channels_fastest) in channel_vectors.filter(|_| f32_sums && (own_type || into_half)) {
-        for (row_taps, col_taps) in BLOCK_SHAPES
-            .into_iter()
-            .filter(|&shape| vector == 1 || block_shape_in_vectors(shape, vector))
-        {
+    // Scalar elements (block columns fastest), and in a call's own dtype channel vectors
+    // (channels fastest) of the widest width or, for shapes too wide for it, the width
+    // `block_vector` gives: the only widths the runtime launches them in.
+    for (row_taps, col_taps) in BLOCK_SHAPES.into_iter().filter(|_| f32_sums && (own_type || into_half)) {
+        let vector = block_vector((row_taps, col_taps), max_vector);
+        let layouts = [(1, false)].into_iter().chain((vector > 1 && own_type).then_some((vector, true)));
+        for (vector, channels_fastest) in layouts {
             for short_rows in [false, true] {
                 let rows = if short_rows { " short-rows" } else { "" };
                 let definition = define!(

@@ -600,16 +600,19 @@ fn forced_strategy(strategy: Strategy) -> Tuning {
 /// The v20 rules pick what they say, and their picks match the reference: blocks for RGB
 /// upsampling (bicubic in every dtype, bilinear in half precision, not bilinear in f32), the
 /// 6x6 blocks shape for lanczos3 upsampling with the bits of the tiles it replaces,
-/// and two passes for channel vectors where the widest rows' pairs reach 16 (f32) or 32 (half
-/// precision) in a growing gather over at least `PLANES_TARGET_UNITS` vectors (bicubic 2x up,
-/// C = 64, 128^2 -> 256^2), one pass below (f16 bicubic; the same call on a 64^2 source).
+/// and, without blocks of channel vectors, two passes for channel vectors where the widest rows'
+/// pairs reach 16 (f32) or 32 (half precision) in a growing gather over at least
+/// `PLANES_TARGET_UNITS` vectors (bicubic 2x up, C = 64, 128^2 -> 256^2), one pass below (f16
+/// bicubic; the same call on a 64^2 source); by default (v27) blocks of channel vectors for that
+/// bicubic upsample (C = 64, 64^2 and 128^2) and not for bilinear's.
 #[test]
 fn channels_last_rules_by_default() {
     let client = client();
     let dtypes = dtypes(&client);
-    let (config, forced) = (plain_config, forced_strategy);
-    // The bits of the default, of the strategy the rule names and of the one it passes over.
-    let check_in = |layout: Layout, case: &Case, dtype: DType, chosen: Strategy, other: Strategy, picks: bool| {
+    let config = plain_config;
+    // The bits of the default (under `base`), of the strategy the rule names and of the one it
+    // passes over.
+    let check_with = |base: Tuning, layout: Layout, case: &Case, dtype: DType, chosen: Strategy, other: Strategy, picks: bool| {
         let plan = case.plan();
         let x = quantize(dtype, &random(plan.input.iter().product(), 31));
         let source = upload(&client, &x, &plan.input, layout, dtype);
@@ -618,7 +621,11 @@ fn channels_last_rules_by_default() {
             interpolate(&client, case.config.mode, source.view(), dst.view(), &case.options().tuning(tuning)).expect("a valid call");
             dst
         };
-        let default = run(Tuning::default());
+        let default = run(base);
+        let forced = |strategy| Tuning {
+            strategy: Some(strategy),
+            ..base
+        };
         let (chosen_bits, other_bits) = (raw(&client, &run(forced(chosen))), raw(&client, &run(forced(other))));
         let label = format!("{} {dtype} ({chosen:?} against {other:?})", case.name());
         assert!(chosen_bits != other_bits, "{label}: both strategies give the same bits here");
@@ -631,6 +638,9 @@ fn channels_last_rules_by_default() {
         let (rows, cols) = case.taps();
         let (actual, gaps) = download(&client, &default);
         compare(&actual, gaps, &reference::forward(&x, &plan.input, &rows, &cols), dtype).unwrap_or_else(|e| panic!("{label}: {e}"));
+    };
+    let check_in = |layout: Layout, case: &Case, dtype: DType, chosen: Strategy, other: Strategy, picks: bool| {
+        check_with(Tuning::default(), layout, case, dtype, chosen, other, picks)
     };
     let check = |case: &Case, dtype: DType, chosen: Strategy, other: Strategy, picks: bool| {
         check_in(Layout::Nhwc, case, dtype, chosen, other, picks)
@@ -660,15 +670,32 @@ fn channels_last_rules_by_default() {
         check_in(layout, case, DType::F32, Strategy::Blocks, Strategy::OnePass, true);
         check_in(layout, case, DType::F32, Strategy::Tiled, Strategy::OnePass, true);
     }
-    let features = |input: usize| Case {
-        config: config(interp_runtime::Mode::Bicubic),
+    let features = |mode, input: usize| Case {
+        config: config(mode),
         geometry: sized("C=64 up 2x", [1, 64, input, input], 2 * input, 2 * input),
     };
-    check(&features(128), DType::F32, Strategy::TwoPass, Strategy::OnePass, true);
-    check(&features(64), DType::F32, Strategy::TwoPass, Strategy::OnePass, false);
+    let (bicubic, bilinear) = (interp_runtime::Mode::Bicubic, interp_runtime::Mode::Bilinear);
+    // Without blocks of channel vectors (v27) the two-pass rule decides.
+    let no_blocks = Tuning {
+        channel_blocks: Some(false),
+        ..Tuning::default()
+    };
+    let passes = |case: &Case, dtype: DType, picks: bool| {
+        check_with(no_blocks, Layout::Nhwc, case, dtype, Strategy::TwoPass, Strategy::OnePass, picks)
+    };
+    passes(&features(bicubic, 128), DType::F32, true);
+    passes(&features(bicubic, 64), DType::F32, false);
     if dtypes.contains(&DType::F16) {
-        check(&features(128), DType::F16, Strategy::TwoPass, Strategy::OnePass, false);
+        passes(&features(bicubic, 128), DType::F16, false);
     }
+    // v27: blocks of channel vectors for bicubic (4x4) upsampling in every dtype and size,
+    // not for bilinear (2x2): channel strips there, the one-pass kernels' sums (in f32: half
+    // precision rounds both to the same bits, as for RGB above).
+    for &dtype in &dtypes {
+        check(&features(bicubic, 64), dtype, Strategy::Blocks, Strategy::OnePass, true);
+    }
+    check(&features(bicubic, 128), DType::F32, Strategy::Blocks, Strategy::OnePass, true);
+    check(&features(bilinear, 32), DType::F32, Strategy::Blocks, Strategy::OnePass, false);
 }
 
 /// The blocks kernel (forced) on upsamples, where its shared windows serve inner blocks and

@@ -29,9 +29,16 @@ pub fn block_shape(row_width: u32, col_width: u32) -> Option<(u32, u32)> {
 /// (`cargo xtask kernels`; 4x4 in 8 lanes and 6x6 in 4 took at most 128 CUDA registers).
 pub const MAX_BLOCK_LANE_TAPS: u32 = 32;
 
-/// Whether [`separable_gather_blocks()`] is built for `shape` in vectors of `vector` lanes.
-pub fn block_shape_in_vectors(shape: (u32, u32), vector: usize) -> bool {
-    shape.0.max(shape.1) as usize * vector <= MAX_BLOCK_LANE_TAPS as usize
+/// The channel vector [`separable_gather_blocks()`] reads `shape` in where the channels make
+/// vectors of `widest` lanes: `widest` halved until `taps * V` is at most
+/// [`MAX_BLOCK_LANE_TAPS`] (half precision's 6x6 shape: 4 lanes of 8 bytes).
+pub fn block_vector(shape: (u32, u32), widest: usize) -> usize {
+    let taps = shape.0.max(shape.1).max(1) as usize;
+    let mut vector = widest.max(1);
+    while vector > 1 && taps * vector > MAX_BLOCK_LANE_TAPS as usize {
+        vector /= 2;
+    }
+    vector
 }
 
 /// Two neighbouring destination indices `o`, `o + 1` along one axis, as the block reads them.
@@ -329,4 +336,21 @@ pub(super) fn table_value<FS: Float, A: Float, V: Size>(
         }
     }
     acc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The widest vector where `taps * V` stays within `MAX_BLOCK_LANE_TAPS`: half precision's
+    /// 6x6 shape in 4 lanes, everything else in the widest (8 lanes for 16 bytes of f16).
+    #[test]
+    fn blocks_take_the_widest_vector_their_registers_allow() {
+        assert_eq!(block_vector((6, 6), 8), 4);
+        assert_eq!(block_vector((4, 4), 8), 8);
+        assert_eq!(block_vector((3, 3), 8), 8);
+        assert_eq!(block_vector((2, 2), 8), 8);
+        assert_eq!(block_vector((6, 6), 4), 4);
+        assert_eq!(block_vector((6, 6), 1), 1);
+    }
 }

@@ -28,7 +28,7 @@ mod width;
 use sum::{blocks_of, plain_sum, CompensatedSum};
 
 pub use block_grid::{BlockInterior, BlockInteriorCompilationArg, BlockInteriorLaunch};
-pub use blocks::{block_shape, block_shape_in_vectors, separable_gather_blocks, BLOCK, BLOCK_SHAPES, MAX_BLOCK_LANE_TAPS};
+pub use blocks::{block_shape, block_vector, separable_gather_blocks, BLOCK, BLOCK_SHAPES, MAX_BLOCK_LANE_TAPS};
 pub use cells::{
     cell_shape, cell_vector, cell_window_vector, separable_gather_cell_edges, separable_gather_cells, CellEdges, CellEdgesCompilationArg,
     CellEdgesLaunch, CellRun, CellRunCompilationArg, CellRunLaunch, CellShape, CELL_SHAPES,

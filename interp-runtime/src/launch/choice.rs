@@ -6,8 +6,8 @@
 
 use cubecl::prelude::*;
 use interp_kernels::gather::{
-    block_shape, block_shape_in_vectors, plane_shape, plane_shape_factored, BLOCK, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TILE_H,
-    TILE_SOURCE_ROWS, TILE_W,
+    block_shape, block_vector, plane_shape, plane_shape_factored, BLOCK, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TILE_H, TILE_SOURCE_ROWS,
+    TILE_W,
 };
 
 use super::io::GatherIo;
@@ -341,8 +341,8 @@ pub(super) fn channels_per_unit(io: &GatherIo, pixels: usize) -> u32 {
 /// The blocks kernel where it applies: gathers in f16, bf16 or f32 whose tables' widest rows
 /// are exactly one of `BLOCK_SHAPES` (2, 3, 4 or 6 taps per axis), in scalar layouts or in
 /// vectors of channels of the runtime's widest width for the dtype (`widest_vector`: 16 bytes
-/// on CUDA and HIP; the width the kernels check builds them in) for the shapes built in it
-/// (`block_shape_in_vectors`: not 6x6 in 8 lanes), unless the tuning forces
+/// on CUDA and HIP; the width the kernels check builds them in, halved for shapes too wide for
+/// it: `block_vector`, half precision's 6x6 in 4 lanes), unless the tuning forces
 /// another strategy; by default where [`blocks_pay`] (scalar) or [`channel_blocks_pay`]
 /// (vectors).
 pub(super) fn blocks(
@@ -372,13 +372,13 @@ pub(super) fn blocks(
     }
     let narrow = |width: u64| u32::try_from(width).unwrap_or(u32::MAX);
     let shape = block_shape(narrow(widths.0), narrow(widths.1))?;
-    if vector > 1 && !block_shape_in_vectors(shape, vector) {
-        return None;
-    }
+    // Shapes too wide for the widest vector take the narrower one the kernels check builds
+    // (channels dividing the wider vector divide it too, and so do the strides).
+    let vector = if vector > 1 { block_vector(shape, vector) } else { 1 };
     let pays = if vector > 1 {
         io.tuning
             .channel_blocks
-            .unwrap_or_else(|| channel_blocks_pay(io, widths, mean_taps))
+            .unwrap_or_else(|| channel_blocks_pay(io, shape, widths, mean_taps))
     } else {
         blocks_pay(io, widths, mean_taps)
     };
@@ -397,18 +397,34 @@ pub(super) fn blocks(
     })
 }
 
-/// Where blocks of channel vectors beat the one-pass channel gather by default: as for scalar
-/// layouts, gathers along which no axis shrinks whose rows are full enough that a block's
-/// window holds no more values than its outputs' own taps (`2 mean >= taps + 1`), unless the
-/// tuning disables it (`Tuning::channel_blocks`). Why: a unit of the one-pass gather loads
-/// `taps_y taps_x` channel vectors and their table entries per output; a block loads
-/// `(taps_y + 1) (taps_x + 1)` for four (bicubic: 25 against 64), and its table entries once.
-fn channel_blocks_pay(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64)) -> bool {
+/// Where blocks of channel vectors beat the other channel gathers by default (measured on an
+/// H100, docs/PERFORMANCE.md v27, 100 channels-last cases whose channels make vectors, against
+/// `Tuning::channel_blocks = Some(false)`): as for scalar layouts, gathers along which no axis
+/// shrinks whose rows are full enough that a block's window holds no more values than its
+/// outputs' own taps (`2 mean >= taps + 1`), in the shapes of 3 taps or more per axis. There:
+/// bicubic 2x upsampling forward 1.72x in half precision and 1.37x in f32 (SR features,
+/// the tricubic volume's f32 plane pass 1.34x, ViT's position embedding 1.2-1.45x), lanczos3
+/// 1.32x in f32, the adjoints of antialiased and lanczos3 downsampling (3x3 and 4x4 adjoint
+/// rows) 1.3-1.8x. Not the 2x2 shape (bilinear, the adjoints of 2x and 4x downsampling of
+/// four taps): 0.90-0.94x in f32, 0.94-1.05x in half precision, where channel strips already
+/// share a pixel's table entries and its 4 loads are few. Why it generalizes: a unit of the
+/// one-pass gather loads `taps_y taps_x` channel vectors and its table entries per output, a
+/// block `(taps_y + 1) (taps_x + 1)` for four (bicubic: 25 against 64, 6x6: 49 against 144)
+/// and its table entries once: the saving grows with the taps and vanishes at 2x2 (9 against
+/// 16, beside the block's guards and 4 accumulators per lane).
+fn channel_blocks_pay(io: &GatherIo, shape: (u32, u32), widths: (u64, u64), mean_taps: (f64, f64)) -> bool {
     let [_, _, src_h, src_w] = io.src_view.shape;
     let [_, _, dst_h, dst_w] = io.dst_view.shape;
     let full = |mean: f64, width: u64| 2.0 * mean >= (width + 1) as f64;
-    src_h <= dst_h && src_w <= dst_w && full(mean_taps.0, widths.0) && full(mean_taps.1, widths.1)
+    shape.0.min(shape.1) >= CHANNEL_BLOCKS_MIN_TAPS
+        && src_h <= dst_h
+        && src_w <= dst_w
+        && full(mean_taps.0, widths.0)
+        && full(mean_taps.1, widths.1)
 }
+
+/// Fewest taps per axis of the shapes blocks of channel vectors take by default.
+const CHANNEL_BLOCKS_MIN_TAPS: u32 = 3;
 
 /// Fewest destination columns for which blocks are picked: a warp's 32 blocks then span one
 /// row pair (64 columns), so each of its window reads stays within two source rows.
