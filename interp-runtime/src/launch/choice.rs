@@ -406,7 +406,7 @@ pub(super) fn blocks(
 /// the tricubic volume's f32 plane pass 1.34x, ViT's position embedding 1.2-1.45x), lanczos3
 /// 1.32x in f32, the adjoints of antialiased and lanczos3 downsampling (3x3 and 4x4 adjoint
 /// rows) 1.3-1.8x. Not the 2x2 shape (bilinear, the adjoints of 2x and 4x downsampling of
-/// four taps): 0.90-0.94x in f32, 0.94-1.05x in half precision, where channel strips already
+/// four taps): 0.90-0.95x in f32, 0.94-1.05x in half precision, where channel strips already
 /// share a pixel's table entries and its 4 loads are few. Why it generalizes: a unit of the
 /// one-pass gather loads `taps_y taps_x` channel vectors and its table entries per output, a
 /// block `(taps_y + 1) (taps_x + 1)` for four (bicubic: 25 against 64, 6x6: 49 against 144)
