@@ -724,12 +724,18 @@ fn blocks_share_windows() {
         max_vector: Some(1),
         ..Tuning::default()
     };
-    forced_matches_reference("blocks, short rows from the window", tuning, &geometries);
+    both_block_variants("blocks", tuning, &geometries, &LAYOUTS);
+}
+
+/// [`forced_matches_reference_in`] under `tuning` with short rows served from the blocks'
+/// window (the default) and from the tables.
+fn both_block_variants(what: &str, tuning: Tuning, geometries: &[Geometry], layouts: &[Layout]) {
+    forced_matches_reference_in(&format!("{what}, short rows from the window"), tuning, geometries, layouts);
     let full_rows = Tuning {
         block_short_rows: Some(false),
         ..tuning
     };
-    forced_matches_reference("blocks, short rows from the tables", full_rows, &geometries);
+    forced_matches_reference_in(&format!("{what}, short rows from the tables"), full_rows, geometries, layouts);
 }
 
 /// The blocks kernel in channel vectors (channels-last tensors whose channels make vectors of
@@ -752,17 +758,7 @@ fn channel_blocks_share_windows() {
         sized("C=8 30x40 -> 60x150", [1, 8, 30, 40], 60, 150),
     ];
     let tuning = forced_strategy(Strategy::Blocks);
-    forced_matches_reference_in("channel blocks, short rows from the window", tuning, &geometries, &[Layout::Nhwc]);
-    let full_rows = Tuning {
-        block_short_rows: Some(false),
-        ..tuning
-    };
-    forced_matches_reference_in(
-        "channel blocks, short rows from the tables",
-        full_rows,
-        &geometries,
-        &[Layout::Nhwc],
-    );
+    both_block_variants("channel blocks", tuning, &geometries, &[Layout::Nhwc]);
     let client = client();
     let mut compared = 0;
     // Geometries whose tables fit a blocks shape in every mode here (6x5 -> 13x11's lanczos3
