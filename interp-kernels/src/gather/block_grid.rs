@@ -5,7 +5,7 @@
 
 use cubecl::prelude::*;
 
-use super::Pixel;
+use super::{grid_position, Pixel};
 
 /// Units per warp: the warps of a one-dimensional cube are 32 consecutive units.
 const WARP: u32 = 32;
@@ -27,21 +27,13 @@ pub struct BlockInterior {
 /// (vectors of a pixel's channels: a warp's lanes read one pixel's neighbouring vectors).
 #[cube]
 pub(crate) fn block_position(unit: u32, width: u32, height: u32, groups: u32, #[comptime] channels_fastest: bool) -> Pixel {
-    let mut rest = unit;
-    let mut group = 0u32;
     if comptime!(channels_fastest) {
-        group = rest % groups;
-        rest /= groups;
+        let mut at = grid_position(unit / groups, width, height, 1u32);
+        at.c = unit % groups;
+        at
+    } else {
+        grid_position(unit, width, height, groups)
     }
-    let q = rest % width;
-    rest /= width;
-    let p = rest % height;
-    rest /= height;
-    if comptime!(!channels_fastest) {
-        group = rest % groups;
-        rest /= groups;
-    }
-    Pixel { n: rest, c: group, p, q }
 }
 
 /// Whether the warp of `unit`, which serves block `(p, q)` (in blocks) in the order of

@@ -49,17 +49,17 @@ pub(super) fn channel_vector_layout<R: Runtime>(io: &GatherIo, v: usize) -> Gath
     )
 }
 
-/// The source and destination as arrays of scalars, each from its view's first to its last
-/// element.
+/// The source and destination as arrays of vectors of `src_vector` and `dst_vector` elements
+/// (1: scalars), each from its view's first to its last element, rounded up to whole vectors.
 ///
 /// # Safety
 /// The views must have been validated against their buffers (every element inside).
-pub(super) unsafe fn scalar_arrays<R: Runtime>(io: &GatherIo) -> (ArrayArg<R>, ArrayArg<R>) {
+pub(super) unsafe fn arrays<R: Runtime>(io: &GatherIo, src_vector: usize, dst_vector: usize) -> (ArrayArg<R>, ArrayArg<R>) {
     // SAFETY: the caller's guarantee; the lengths are the views' spans.
     unsafe {
         (
-            ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, 1)),
-            ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, 1)),
+            ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, src_vector)),
+            ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, dst_vector)),
         )
     }
 }

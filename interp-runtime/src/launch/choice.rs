@@ -413,14 +413,7 @@ pub(super) fn blocks(
 /// and its table entries once: the saving grows with the taps and vanishes at 2x2 (9 against
 /// 16, beside the block's guards and 4 accumulators per lane).
 fn channel_blocks_pay(io: &GatherIo, shape: (u32, u32), widths: (u64, u64), mean_taps: (f64, f64)) -> bool {
-    let [_, _, src_h, src_w] = io.src_view.shape;
-    let [_, _, dst_h, dst_w] = io.dst_view.shape;
-    let full = |mean: f64, width: u64| 2.0 * mean >= (width + 1) as f64;
-    shape.0.min(shape.1) >= CHANNEL_BLOCKS_MIN_TAPS
-        && src_h <= dst_h
-        && src_w <= dst_w
-        && full(mean_taps.0, widths.0)
-        && full(mean_taps.1, widths.1)
+    shape.0.min(shape.1) >= CHANNEL_BLOCKS_MIN_TAPS && grows_with_full_rows(io, widths, mean_taps)
 }
 
 /// Fewest taps per axis of the shapes blocks of channel vectors take by default.
@@ -453,15 +446,20 @@ const BLOCKS_MIN_WIDTH: usize = 64;
 /// v25), below that bound and above this one.
 fn blocks_pay(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64)) -> bool {
     let nchw = !io.src_view.channels_last() && !io.dst_view.channels_last();
+    (nchw || blocks_pay_channels_last(io, widths))
+        && io.dst_view.shape[3] >= BLOCKS_MIN_WIDTH
+        && grows_with_full_rows(io, widths, mean_taps)
+}
+
+/// Whether no axis of the gather shrinks and its tables' rows are full enough that a block's
+/// window of `taps + 1` values per axis holds no more than its two outputs' own taps
+/// (`2 mean >= taps + 1`): the ground both blocks rules ([`blocks_pay`],
+/// [`channel_blocks_pay`]) share.
+fn grows_with_full_rows(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64)) -> bool {
     let [_, _, src_h, src_w] = io.src_view.shape;
     let [_, _, dst_h, dst_w] = io.dst_view.shape;
     let full = |mean: f64, width: u64| 2.0 * mean >= (width + 1) as f64;
-    (nchw || blocks_pay_channels_last(io, widths))
-        && src_h <= dst_h
-        && src_w <= dst_w
-        && dst_w >= BLOCKS_MIN_WIDTH
-        && full(mean_taps.0, widths.0)
-        && full(mean_taps.1, widths.1)
+    src_h <= dst_h && src_w <= dst_w && full(mean_taps.0, widths.0) && full(mean_taps.1, widths.1)
 }
 
 /// Where blocks also pay in channels-last tensors (measured on an H100, docs/PERFORMANCE.md

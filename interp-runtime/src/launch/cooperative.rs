@@ -8,7 +8,7 @@ use interp_kernels::gather::{
 };
 use interp_kernels::UNITS_PER_CUBE;
 
-use super::args::{channel_vector_layout, dispatch_dtypes, extent, layout_arg, scalar_arrays};
+use super::args::{arrays, channel_vector_layout, dispatch_dtypes, layout_arg};
 use super::io::GatherIo;
 use super::pool_split::PoolSplitLaunch;
 use super::table::DeviceTable;
@@ -37,8 +37,7 @@ pub(super) fn gather_teams<R: Runtime>(
     // SAFETY: as in `gather_pass`; every unit guards its output and reads only table slots
     // below its rows' counts; with vectors, only whole vectors inside its windows.
     unsafe {
-        let (_, dst) = scalar_arrays(io);
-        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, vector));
+        let (src, dst) = arrays(io, vector, 1);
         macro_rules! launch {
             ($fs:ty, $fd:ty, $a:ty) => {
                 separable_gather_teams::launch_unchecked::<$fs, $fd, $a, R>(
@@ -80,8 +79,7 @@ pub(super) fn gather_teams_channels<R: Runtime>(
     // SAFETY: as in `gather_pass` (the channel vectors are `vectorization`'s, whose strides
     // it checked); every unit guards its output and reads only whole vectors inside its window.
     unsafe {
-        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, v));
-        let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, v));
+        let (src, dst) = arrays(io, v, v);
         macro_rules! launch {
             ($fs:ty, $fd:ty, $a:ty) => {
                 separable_gather_teams_channels::launch_unchecked::<$fs, $fd, $a, R>(
@@ -129,9 +127,8 @@ pub(super) fn gather_pool_split<R: Runtime>(
     // partials of in-range cubes, every one of which pass 2 reads (`pool_split` checked the
     // intermediate fits one allocation).
     unsafe {
-        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, v));
+        let (src, dst) = arrays(io, v, v);
         let mid = || ArrayArg::from_raw_parts(partials.clone(), partial_elements);
-        let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, v));
         macro_rules! launch {
             ($fs:ty, $fd:ty, $a:ty) => {{
                 pool_partials_channels::launch_unchecked::<$fs, $a, R>(

@@ -10,7 +10,7 @@ use interp_kernels::gather::{
     separable_gather_tiled, CellEdgesLaunch, CellRunLaunch, BLOCK, SUM_BLOCK, TILE_H, TILE_W,
 };
 
-use super::args::{channel_vector_layout, dispatch_dtypes, extent, layout_arg, scalar_arrays, scalar_layout, vector_strides};
+use super::args::{arrays, channel_vector_layout, dispatch_dtypes, extent, layout_arg, scalar_layout, vector_strides};
 use super::block_interior::block_interior;
 use super::cells::{cells, CellsLaunch};
 use super::channel_strips::{channel_strips, scalar_strip, unrolled_strips};
@@ -184,8 +184,7 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     // SAFETY: shapes, strides and buffer extents were validated; every unit guards its index,
     // and the lengths below are in elements, rounded up to whole vectors.
     unsafe {
-        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, src_vector));
-        let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, vector));
+        let (src, dst) = arrays(io, src_vector, vector);
         macro_rules! launch {
             ($fs:ty, $fd:ty, $a:ty) => {
                 match vectorization {
@@ -271,8 +270,7 @@ fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &De
     // below its rows' counts (planes) or the tables' widths, which are the shape (blocks);
     // channel vectors divide the channels and both tensors' other strides (`vectorization`).
     unsafe {
-        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, vector));
-        let dst = ArrayArg::from_raw_parts(io.dst.clone(), extent(&io.dst_view, vector));
+        let (src, dst) = arrays(io, vector, vector);
         // Tap-major tables for the planes kernel, row-major for the blocks kernel (each
         // kernel's compiled layout).
         let interior = block_interior(rows, cols, io.tuning.block_unguarded.unwrap_or(true));
@@ -405,7 +403,7 @@ fn gather_tiled<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Dev
     );
     // SAFETY: as in `gather_pass`; every unit guards its row and column.
     unsafe {
-        let (src, dst) = scalar_arrays(io);
+        let (src, dst) = arrays(io, 1, 1);
         macro_rules! launch {
             ($fs:ty, $fd:ty, $a:ty) => {
                 separable_gather_tiled::launch_unchecked::<$fs, $fd, $a, R>(
@@ -436,8 +434,7 @@ fn gather_runs<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     // SAFETY: as in `gather_pass`; every unit guards its output and reads only whole vectors
     // inside its column runs (aligned to the vector, `runs` checked) of rows below its count.
     unsafe {
-        let (_, dst) = scalar_arrays(io);
-        let src = ArrayArg::from_raw_parts(io.src.clone(), extent(&io.src_view, vector));
+        let (src, dst) = arrays(io, vector, 1);
         macro_rules! launch {
             ($fs:ty, $fd:ty, $a:ty) => {
                 separable_gather_runs::launch_unchecked::<$fs, $fd, $a, R>(
