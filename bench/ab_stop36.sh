@@ -6,6 +6,10 @@
 #            kernel serves (NCHW, and channels-last pixels of at most 16 bytes) under the default
 #            against SMALL_OVERRIDE (default `planes=4`: four channels per planes or blocks unit
 #            where the default gives fewer), SMALL_ONLY replaces the cases;
+#   least:   every case of the suite whose smaller side (input or output) holds under 16M
+#            elements in a layout the planes kernel serves (where the channels per planes or
+#            blocks unit can fall below four) under the default against `least-planes=1`
+#            (v27's channels per unit: v28's floor of four undone);
 #   volume:  the volumes' linear cases under the default against `volume-product=on` (one
 #            gather of the depth x height product in every layout and dtype);
 #   chblocks: CHB_ONLY (default: lanczos3 2x up in half precision, the 6x6 blocks in 4 lanes as
@@ -30,6 +34,20 @@ keys += ["sequence-up4-c256 nchw f32 nearest", "signal-linear-up2 nhwc f32 neare
 print("|".join(keys))
 PY
 }
+floor_cases() {
+    python3 - <<'PY'
+import csv, json, math
+shapes = {w["name"]: w for w in json.load(open("bench/workloads.json"))["workloads"]}
+keys = []
+for r in csv.DictReader(open("docs/bench.csv")):
+    w = shapes[r["case"].split()[0]]
+    element = {"f32": 4, "f16": 2, "bf16": 2}[r["dtype"]]
+    elements = min(math.prod(w["input"]), math.prod(w["input"][:2]) * math.prod(w["size"]))
+    if elements < 16 << 20 and (r["layout"] == "nchw" or w["input"][1] * element <= 16):
+        keys.append(r["case"])
+print("|".join(keys))
+PY
+}
 VOLUMES="volume-64-to-128 nchw f32 bilinear|volume-64-to-128 nchw f16 bilinear|volume-64-to-128 nchw bf16 bilinear"
 VOLUMES+="|volume-64-to-128 nhwc f32 bilinear|video-unet-up-c64 nchw|video-unet-up-c64 nhwc f32 bilinear"
 VOLUMES+="|ct-256-to-128-aa nchw f32 bilinear|ct-256-to-128-aa nchw bf16 bilinear|video-clip-to-112"
@@ -40,6 +58,7 @@ for p in $PARTS; do case $p in
         echo "tests rc=$?" > "$OUT/tests/versus.log"
         grep -E "test result|FAILED|panicked|cases," "$OUT/tests/tests.log" >> "$OUT/tests/versus.log"; DONE+=" tests" ;;
     small) part ${SMALL_SECONDS:-240} small "${SMALL_ONLY:-$(small_cases)}" "${SMALL_OVERRIDE:-planes=4}"; DONE+=" small" ;;
+    least) part ${LEAST_SECONDS:-300} least "${LEAST_ONLY:-$(floor_cases)}" least-planes=1; DONE+=" least" ;;
     volume) part ${VOLUME_SECONDS:-120} volume "${VOLUME_ONLY:-$VOLUMES}" volume-product=on; DONE+=" volume" ;;
     chblocks) part ${CHB_SECONDS:-60} chblocks "${CHB_ONLY:-original-up2 nhwc f16 lanczos3|original-up2 nhwc bf16 lanczos3}" channel-gather; DONE+=" chblocks" ;;
     suite) mkdir -p "$OUT/suite"

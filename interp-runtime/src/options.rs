@@ -213,9 +213,14 @@ pub struct Tuning {
     pub max_vector: Option<usize>,
     /// Most tap pairs per output for which interleaved strips run (default 4).
     pub strip_max_pairs: Option<f64>,
-    /// Channels one unit of the planes (and blocks) kernel serves (default: up to 8, fewer when the tensor
-    /// is too small to fill the device); values below 1 count as 1.
+    /// Channels one unit of the planes (and blocks) kernel serves (default: up to 8, 16 in half
+    /// precision, fewer when the tensor is too small to fill the device, down to
+    /// `least_planes`); values below 1 count as 1.
     pub planes: Option<usize>,
+    /// Fewest channels one planes or blocks unit serves by default, while the launch keeps at
+    /// least 65536 units (default 4: docs/PERFORMANCE.md v28; 1 gives v27's rule, one channel
+    /// a unit in tensors of up to a million outputs). The same bits either way.
+    pub least_planes: Option<usize>,
     /// Most taps per axis of the planes kernel's 2-D shapes (default 8; 4 gives v11's
     /// shapes, where 5-8 taps per axis took tiles or two passes).
     pub max_plane_taps: Option<u32>,

@@ -823,6 +823,56 @@ fn odd_width_blocks_by_default() {
     compare(&actual, gaps, &reference::backward(&dy, &plan.input, &rows, &cols), DType::F32).unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// Tensors too small for a million units run four channels per planes or blocks unit by
+/// default (`Tuning::least_planes`, docs/PERFORMANCE.md v28), six channels here (a group of
+/// four and a partial group of two): 2x6x150x152 up 2x, whose backward (planes, 2x2 adjoint
+/// rows) and forward (blocks of four pixels) span 273600 units of one channel, past the
+/// floor's 4 x 65536. The default gives the bits of one channel per unit (`least_planes: 1`,
+/// v27's rule: each channel's sums are the same whatever the count) and matches the f64
+/// reference; that the count rose is the unit test `small_tensors_take_four_channels_a_unit`'s.
+#[test]
+fn small_tensors_by_default_keep_their_bits() {
+    let client = client();
+    let one_channel = Tuning {
+        least_planes: Some(1),
+        ..Tuning::default()
+    };
+    for mode in [
+        interp_runtime::Mode::Nearest,
+        interp_runtime::Mode::Bilinear,
+        interp_runtime::Mode::Bicubic,
+    ] {
+        let case = Case {
+            config: plain_config(mode),
+            geometry: sized("C=6 150x152 -> 300x304", [2, 6, 150, 152], 300, 304),
+        };
+        let plan = case.plan();
+        let (rows, cols) = case.taps();
+        for backward in [false, true] {
+            let (from, to) = if backward {
+                (&plan.output, &plan.input)
+            } else {
+                (&plan.input, &plan.output)
+            };
+            let x = quantize(DType::F32, &random(from.iter().product(), 29));
+            let source = upload(&client, &x, from, Layout::Nchw, DType::F32);
+            let default = run_nchw(&client, &case, backward, &source, to, Tuning::default());
+            let label = format!("{} backward={backward}", case.name());
+            assert!(
+                raw(&client, &default) == raw(&client, &run_nchw(&client, &case, backward, &source, to, one_channel)),
+                "{label}: four channels a unit changed the bits"
+            );
+            let expected = if backward {
+                reference::backward(&x, &plan.input, &rows, &cols)
+            } else {
+                reference::forward(&x, &plan.input, &rows, &cols)
+            };
+            let (actual, gaps) = download(&client, &default);
+            compare(&actual, gaps, &expected, DType::F32).unwrap_or_else(|e| panic!("{label}: {e}"));
+        }
+    }
+}
+
 /// Two passes by default for NCHW gathers of at least 64 tap pairs that shrink both axes
 /// below 4x (CLIP's 512 -> 224 bicubic-aa: 83 pairs), tiles for the same call channels-last
 /// (RGB) and for fewer pairs (bicubic-aa at 1.5x: 36): each default gives the bits of the strategy

@@ -4,10 +4,11 @@
 use interp_runtime::{Strategy, Tuning};
 
 /// The flags that take a value, as `--NAME VALUE`.
-pub const VALUED: [&str; 7] = [
+pub const VALUED: [&str; 8] = [
     "strategy",
     "max-plane-taps",
     "planes",
+    "least-planes",
     "min-team",
     "channel-strip",
     "volume-product",
@@ -35,6 +36,7 @@ pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String
         }
         "max-plane-taps" => tuning.max_plane_taps = Some(number(name)?),
         "planes" => tuning.planes = Some(number(name)? as usize),
+        "least-planes" => tuning.least_planes = Some(number(name)? as usize),
         "min-team" => tuning.min_team = Some(number(name)?),
         "channel-strip" => tuning.channel_strip = Some(number(name)?),
         "pool-splits" => tuning.pool_splits = Some(number(name)?),

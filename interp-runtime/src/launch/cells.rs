@@ -5,10 +5,11 @@
 use cubecl::prelude::*;
 use interp_kernels::gather::{cell_shape, cell_vector, cell_window_vector, CellShape};
 
-use super::choice::{channels_per_unit, max_vector, strides_divide, Vectorization};
+use super::choice::{max_vector, strides_divide, Vectorization};
 use super::io::GatherIo;
 use super::repeats::Cells;
 use super::table::DeviceTable;
+use super::unit_channels::channels_per_unit;
 use crate::dtype::DType;
 use crate::options::Strategy;
 

@@ -11,6 +11,7 @@ use interp_kernels::gather::{
 };
 
 use super::io::GatherIo;
+use super::unit_channels::{channels_per_unit, planes_per_unit, PLANES_TARGET_UNITS};
 use crate::dtype::DType;
 use crate::error::InterpError;
 use crate::options::Strategy;
@@ -166,24 +167,6 @@ fn passes_pay_with_channel_vectors(io: &GatherIo, widths: (u64, u64), vector: us
     both_axes && widths.0.saturating_mul(widths.1) >= pairs && vectors >= PLANES_TARGET_UNITS
 }
 
-/// Units a planes launch aims for: an H200 holds about 270 thousand resident units (132 SMs x
-/// 2048), so about four waves keep the last one short while each unit serves several channels.
-const PLANES_TARGET_UNITS: usize = 1 << 20;
-
-/// Most channels one planes (or blocks) unit serves in f32 and f64: past 8 the table loads
-/// saved are a small share of the source reads, and fewer units hide less latency.
-const MAX_PLANES: usize = 8;
-
-/// Most channels one planes (or blocks) unit serves in half precision. These gathers are bound
-/// by instruction issue, not bytes (H200 counters, docs/PERFORMANCE.md v16: issue slots 50-80%
-/// busy, DRAM 4-30%, where f32 runs near its DRAM share): a unit's setup (coordinates through
-/// four 32-bit divisions, its table entries: about 180 instructions for 2x2 taps against about
-/// 30 per output) is worth spreading over more channels. Measured over every NCHW half-precision
-/// case of the suite (16 against 8 channels per unit, two A/B runs): forward 1.04-1.06x,
-/// backward 1.06-1.09x geo-mean faster, 0.93x at worst (launch-sized nearest cases); f32 did
-/// not gain (0.98x, 0.72x at worst), so it keeps 8.
-const MAX_PLANES_HALF: usize = 16;
-
 /// Most taps along an axis of the planes shapes picked by default: the one-axis 32-tap shapes
 /// hold 64 table values per unit (128 registers: a quarter of the device's units resident),
 /// and since the one-pass kernels read tap-major tables (coalesced loads, docs/PERFORMANCE.md
@@ -221,9 +204,8 @@ const PLANE_PAIRS_BY_DEFAULT: bool = true;
 /// loads `2 + 2 (taps_y + taps_x) + 2 taps_y taps_x` table entries per output beside
 /// `taps_y taps_x` source reads, which for cheap filters (nearest, bilinear, bicubic, area and
 /// antialiasing at small ratios) is most of its work, whatever the shape; a planes unit loads
-/// them once for up to `MAX_PLANES` (half precision: `MAX_PLANES_HALF`) channels. The channels
-/// per unit only shrink when the tensor is too small to fill the device with
-/// `PLANES_TARGET_UNITS` units. Left to the other gathers
+/// them once for several channels (`planes_per_unit`: up to 8, 16 in half precision, and no
+/// fewer than 4 where the tensor leaves enough units). Left to the other gathers
 /// (measured on the suite, docs/PERFORMANCE.md v11), unless forced:
 /// - channels-last pixels wider than 16 bytes: a warp's lanes are 32 pixels, so each load
 ///   spans 32 pixels' channels (RGB f32: 4 cache lines; 21 f32 classes: 21, 0.6x slower);
@@ -261,8 +243,10 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), v
         return None;
     }
     let pairs = factored && io.tuning.plane_pairs.unwrap_or(PLANE_PAIRS_BY_DEFAULT);
-    let planes = channels_per_unit(io, 1 + usize::from(pairs));
-    if !forced && planes == 1 && matches!(vectorization, Vectorization::Width(v) if v > 1) {
+    let pixels = 1 + usize::from(pairs);
+    // Width vectors win where a unit would serve one channel at the target's count (v11); the
+    // floor of `planes_per_unit` was measured only where planes already ran.
+    if !forced && channels_per_unit(io, pixels) == 1 && matches!(vectorization, Vectorization::Width(v) if v > 1) {
         return None;
     }
     if !forced && single_channel_signal(io) {
@@ -270,7 +254,7 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), v
     }
     Some(PlanesLaunch {
         shape,
-        planes,
+        planes: planes_per_unit(io, pixels),
         vector: 1,
         block: false,
         short_rows: false,
@@ -320,22 +304,6 @@ fn single_channel_signal(io: &GatherIo) -> bool {
 /// does not run).
 pub(super) fn by_rule(io: &GatherIo) -> bool {
     matches!(io.tuning.strategy, None | Some(Strategy::Cells | Strategy::Runs))
-}
-
-/// Channels one unit of the planes or blocks kernel serves, for units of `pixels` destination
-/// pixels each: the tuning's, else as many (up to `MAX_PLANES`, `MAX_PLANES_HALF` in half
-/// precision) as leave about `PLANES_TARGET_UNITS` units; never more than the channels.
-pub(super) fn channels_per_unit(io: &GatherIo, pixels: usize) -> u32 {
-    let [n, c, h, w] = io.dst_view.shape;
-    let planes = match io.tuning.planes {
-        Some(planes) => planes.max(1),
-        None => {
-            let half = io.element_bytes() <= 2;
-            let most = if half { MAX_PLANES_HALF } else { MAX_PLANES };
-            (n * c * h * w / pixels / PLANES_TARGET_UNITS).clamp(1, most)
-        }
-    };
-    planes.min(c.max(1)) as u32
 }
 
 /// The blocks kernel where it applies: gathers in f16, bf16 or f32 whose tables' widest rows
@@ -389,7 +357,7 @@ pub(super) fn blocks(
     Some(PlanesLaunch {
         shape,
         // Channel vectors: one a unit, so that a warp's lanes read a pixel's neighbouring ones.
-        planes: if vector > 1 { 1 } else { channels_per_unit(io, block * block) },
+        planes: if vector > 1 { 1 } else { planes_per_unit(io, block * block) },
         vector,
         block: true,
         short_rows: io.tuning.block_short_rows.unwrap_or(true),

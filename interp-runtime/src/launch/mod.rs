@@ -4,9 +4,9 @@
 //! output: `teams_choice`; channels-last pixel strips: `channel_strips`; weight-one column
 //! runs read in vectors: `runs`; gathers of rows alone read along a contiguous width in vectors:
 //! `row_vectors`; channels-last pooling in split windows: `pool_split`; which
-//! depth x height products a volume reads in one gather: `volume_choice`), launch
-//! it (`gather`; the shared-memory reductions: `cooperative`; kernel arguments and the dtype
-//! dispatch: `args`).
+//! depth x height products a volume reads in one gather: `volume_choice`; channels per unit of
+//! the planes, blocks and cells kernels: `unit_channels`), launch it (`gather`; the
+//! shared-memory reductions: `cooperative`; kernel arguments and the dtype dispatch: `args`).
 
 mod args;
 mod block_interior;
@@ -23,6 +23,7 @@ mod row_vectors;
 mod runs;
 mod table;
 mod teams_choice;
+mod unit_channels;
 mod volume_choice;
 
 pub(crate) use choice::check_loop_limit;
