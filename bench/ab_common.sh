@@ -4,6 +4,8 @@
 #                                    interleaved; per-case lines in $OUT/NAME/versus.log even
 #                                    where the timeout cuts the part; the bench binary is
 #                                    $RESAMPLE (default .gpu/bin/resample);
+#   tests_part SECONDS FILTERS...    the CUDA numerics tests matching FILTERS, a summary in
+#                                    $OUT/tests/versus.log;
 #   keys LAYOUTS MODES NAME...       the case keys (`name layout dtype mode`) of these workloads
 #                                    in LAYOUTS and MODES, every dtype, joined by `|` (a key the
 #                                    suite does not hold matches nothing).
@@ -17,6 +19,13 @@ part() {
     timeout "$seconds" "${RESAMPLE:-.gpu/bin/resample}" --workloads bench/workloads.json --only "$only" --versus "$override" \
         --out "$OUT/$name" 2> "$OUT/$name/versus.log"
     echo "== $name rc=$?" >> "$OUT/$name/versus.log"
+}
+tests_part() {
+    local seconds=$1; shift
+    mkdir -p "$OUT/tests"
+    timeout "$seconds" .gpu/bin/numerics "$@" --nocapture > "$OUT/tests/tests.log" 2>&1
+    echo "tests rc=$?" > "$OUT/tests/versus.log"
+    grep -E "test result|FAILED|panicked|cases," "$OUT/tests/tests.log" >> "$OUT/tests/versus.log"
 }
 keys() {
     local layouts=$1 modes=$2 name layout dtype mode list=''; shift 2

@@ -18,10 +18,7 @@ GROWING+="|small-7-b256-c512 nhwc|small-14-b128-c64 nhwc|small-28-b64-c256-down2
 GROWING+="|volume-64-to-128 nhwc|video-unet-up-c64 nhwc"
 DONE=""
 for p in $PARTS; do case $p in
-    tests) mkdir -p "$OUT/tests"
-        timeout ${TESTS_SECONDS:-200} .gpu/bin/numerics ${TESTS:-channel_blocks blocks_share_windows odd_width_blocks blocks_by_default cells_give} --nocapture > "$OUT/tests/tests.log" 2>&1
-        echo "tests rc=$?" > "$OUT/tests/versus.log"
-        grep -E "test result|FAILED|panicked|cases," "$OUT/tests/tests.log" >> "$OUT/tests/versus.log"; DONE+=" tests" ;;
+    tests) tests_part ${TESTS_SECONDS:-200} ${TESTS:-channel_blocks blocks_share_windows odd_width_blocks blocks_by_default cells_give}; DONE+=" tests" ;;
     chblocks) part ${CHB_SECONDS:-300} chblocks "${CHB_ONLY:-$GROWING}" channel-gather; DONE+=" chblocks" ;;
     extra) part ${EXTRA_SECONDS:-60} extra "${EXTRA_ONLY:-fpn-p5-to-p4|sequence-up4-c256 nchw}" "${EXTRA_OVERRIDE:-planes=4}"; DONE+=" extra" ;;
     suite) mkdir -p "$OUT/suite"

@@ -19,32 +19,27 @@
 set -uo pipefail
 source "$(dirname "$0")/ab_common.sh"
 PARTS=${PARTS:-tests small volume chblocks}
-small_cases() {
-    python3 - <<'PY'
-import csv, json
-shapes = {w["name"]: w["input"] for w in json.load(open("bench/workloads.json"))["workloads"]}
-keys = []
-for r in csv.DictReader(open("docs/bench.csv")):
-    if int(r["bytes"]) >= 64 << 20:
-        continue
-    element = {"f32": 4, "f16": 2, "bf16": 2}[r["dtype"]]
-    if r["layout"] == "nchw" or shapes[r["case"].split()[0]][1] * element <= 16:
-        keys.append(r["case"])
-keys += ["sequence-up4-c256 nchw f32 nearest", "signal-linear-up2 nhwc f32 nearest"]
-print("|".join(keys))
-PY
-}
-floor_cases() {
-    python3 - <<'PY'
-import csv, json, math
+# The suite's case keys (docs/bench.csv) in layouts the planes kernel serves (NCHW, and
+# channels-last pixels of at most 16 bytes) where $1 holds: `small` (under 64 MB, plus the
+# two 1-D nearest cases behind PyTorch) or `floor` (the smaller side under 16M elements).
+planes_cases() {
+    python3 - "$1" <<'PY'
+import csv, json, math, sys
 shapes = {w["name"]: w for w in json.load(open("bench/workloads.json"))["workloads"]}
 keys = []
 for r in csv.DictReader(open("docs/bench.csv")):
     w = shapes[r["case"].split()[0]]
     element = {"f32": 4, "f16": 2, "bf16": 2}[r["dtype"]]
-    elements = min(math.prod(w["input"]), math.prod(w["input"][:2]) * math.prod(w["size"]))
-    if elements < 16 << 20 and (r["layout"] == "nchw" or w["input"][1] * element <= 16):
+    if r["layout"] != "nchw" and w["input"][1] * element > 16:
+        continue
+    if sys.argv[1] == "small":
+        take = int(r["bytes"]) < 64 << 20
+    else:
+        take = min(math.prod(w["input"]), math.prod(w["input"][:2]) * math.prod(w["size"])) < 16 << 20
+    if take:
         keys.append(r["case"])
+if sys.argv[1] == "small":
+    keys += ["sequence-up4-c256 nchw f32 nearest", "signal-linear-up2 nhwc f32 nearest"]
 print("|".join(keys))
 PY
 }
@@ -53,12 +48,9 @@ VOLUMES+="|volume-64-to-128 nhwc f32 bilinear|video-unet-up-c64 nchw|video-unet-
 VOLUMES+="|ct-256-to-128-aa nchw f32 bilinear|ct-256-to-128-aa nchw bf16 bilinear|video-clip-to-112"
 DONE=""
 for p in $PARTS; do case $p in
-    tests) mkdir -p "$OUT/tests"
-        timeout ${TESTS_SECONDS:-200} .gpu/bin/numerics ${TESTS:-channel_blocks blocks_share_windows odd_width_blocks blocks_by_default cells_give} --nocapture > "$OUT/tests/tests.log" 2>&1
-        echo "tests rc=$?" > "$OUT/tests/versus.log"
-        grep -E "test result|FAILED|panicked|cases," "$OUT/tests/tests.log" >> "$OUT/tests/versus.log"; DONE+=" tests" ;;
-    small) part ${SMALL_SECONDS:-240} small "${SMALL_ONLY:-$(small_cases)}" "${SMALL_OVERRIDE:-planes=4}"; DONE+=" small" ;;
-    least) part ${LEAST_SECONDS:-300} least "${LEAST_ONLY:-$(floor_cases)}" least-planes=1; DONE+=" least" ;;
+    tests) tests_part ${TESTS_SECONDS:-200} ${TESTS:-channel_blocks blocks_share_windows odd_width_blocks blocks_by_default cells_give}; DONE+=" tests" ;;
+    small) part ${SMALL_SECONDS:-240} small "${SMALL_ONLY:-$(planes_cases small)}" "${SMALL_OVERRIDE:-planes=4}"; DONE+=" small" ;;
+    least) part ${LEAST_SECONDS:-300} least "${LEAST_ONLY:-$(planes_cases floor)}" least-planes=1; DONE+=" least" ;;
     volume) part ${VOLUME_SECONDS:-120} volume "${VOLUME_ONLY:-$VOLUMES}" volume-product=on; DONE+=" volume" ;;
     chblocks) part ${CHB_SECONDS:-60} chblocks "${CHB_ONLY:-original-up2 nhwc f16 lanczos3|original-up2 nhwc bf16 lanczos3}" channel-gather; DONE+=" chblocks" ;;
     suite) mkdir -p "$OUT/suite"
