@@ -171,12 +171,16 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
     // downsampling ones).
     let f32_sums = A::as_type_native_unchecked().size() == 4;
     let into_half = FS::as_type_native_unchecked().size() == 4 && FD::as_type_native_unchecked().size() == 2;
-    // Scalar elements (block columns fastest), and in a call's own dtype channel vectors
-    // (channels fastest) of the widest width or, for shapes too wide for it, the width
-    // `block_vector` gives: the only widths the runtime launches them in.
+    // Scalar elements (block columns fastest), and in a call's own dtype scalars in channel
+    // order (wide channels-last pixels) and channel vectors (channels fastest) of the widest
+    // width or, for shapes too wide for it, the width `block_vector` gives: the only widths
+    // the runtime launches them in.
     for (row_taps, col_taps) in BLOCK_SHAPES.into_iter().filter(|_| f32_sums && (own_type || into_half)) {
         let vector = block_vector((row_taps, col_taps), max_vector);
-        let layouts = [(1, false)].into_iter().chain((vector > 1 && own_type).then_some((vector, true)));
+        let layouts = [(1, false)]
+            .into_iter()
+            .chain(own_type.then_some((1, true)))
+            .chain((vector > 1 && own_type).then_some((vector, true)));
         for (vector, channels_fastest) in layouts {
             for short_rows in [false, true] {
                 let rows = if short_rows { " short-rows" } else { "" };
@@ -196,7 +200,11 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
                     short_rows,
                     channels_fastest
                 );
-                let vectors = if vector > 1 { format!(" v{vector} nhwc") } else { String::new() };
+                let vectors = match (vector, channels_fastest) {
+                    (1, false) => String::new(),
+                    (1, true) => " channel-order nhwc".to_string(),
+                    _ => format!(" v{vector} nhwc"),
+                };
                 push(format!("gather {types} blocks {row_taps}x{col_taps}{rows}{vectors}"), definition);
             }
         }

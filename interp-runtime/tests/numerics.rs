@@ -604,7 +604,8 @@ fn forced_strategy(strategy: Strategy) -> Tuning {
 /// pairs reach 16 (f32) or 32 (half precision) in a growing gather over at least
 /// `PLANES_TARGET_UNITS` vectors (bicubic 2x up, C = 64, 128^2 -> 256^2), one pass below (f16
 /// bicubic; the same call on a 64^2 source); by default (v27) blocks of channel vectors for that
-/// bicubic upsample (C = 64, 64^2 and 128^2) and not for bilinear's.
+/// bicubic upsample (C = 64, 64^2 and 128^2) and not for bilinear's; (v29) blocks in channel
+/// order for upsampling 21 channels-last classes, bilinear and bicubic.
 #[test]
 fn channels_last_rules_by_default() {
     let client = client();
@@ -659,6 +660,18 @@ fn channels_last_rules_by_default() {
         };
         check(&rgb(interp_runtime::Mode::Bilinear), dtype, Strategy::Blocks, other, picks);
     }
+    // Channels-last pixels wider than 16 bytes whose channels make no vectors (21 classes, in
+    // every dtype): blocks in channel order where the gather grows with full rows (v29).
+    let logits = |mode| Case {
+        config: config(mode),
+        geometry: sized("C=21 23x17 -> 47x38", [1, 21, 23, 17], 47, 38),
+    };
+    for &dtype in &dtypes {
+        let other = if dtype == DType::F32 { Strategy::OnePass } else { Strategy::Planes };
+        for mode in [interp_runtime::Mode::Bilinear, interp_runtime::Mode::Bicubic] {
+            check(&logits(mode), dtype, Strategy::Blocks, other, true);
+        }
+    }
     // The 6x6 blocks shape replaces tiles (lanczos3 upsampling, NCHW and channels-last RGB)
     // with their bits: both sum `sum_a w_a (sum_b w_b x)` in tap order, so the rule moves time
     // only. Each against one pass (products of weights), which shows the comparison can fail.
@@ -702,8 +715,10 @@ fn channels_last_rules_by_default() {
 /// the edges, odd last rows and columns, merged clamped taps and zero-weight positions (align
 /// corners) take its per-output sums: 2x, 4x and 1.33x (224 -> 299's ratio), odd sizes both
 /// ways, one axis shrinking (every block per output), and three channels per unit over five
-/// channels (a partial group); scalar units in channels-last too; both variants (short rows
-/// from the window, the default, or summed per output from the tables). The larger odd
+/// channels (a partial group); scalar units in channels-last too, in channel order where the
+/// pixels are wider than 16 bytes (five f32 channels; nine channels in every dtype: a warp's 32
+/// lanes span blocks of nine); both variants (short rows from the window, the default, or
+/// summed per output from the tables). The larger odd
 /// upsample holds warps wholly inside the box of full blocks (unguarded sums) beside warps
 /// holding edge blocks (guarded sums for all their blocks). The 2x downsample's backward
 /// runs the odd-width 3x3 shape (lanczos3's adjoint: three outputs per input) and 2x2.
@@ -717,6 +732,7 @@ fn blocks_share_windows() {
         sized("6x5 -> 13x11", [1, 5, 6, 5], 13, 11),
         sized("6x12 -> 12x5", [1, 2, 6, 12], 12, 5),
         sized("21x30 -> 41x75", [1, 5, 21, 30], 41, 75),
+        sized("C=9 11x7 -> 22x23", [1, 9, 11, 7], 22, 23),
     ];
     let tuning = Tuning {
         strategy: Some(Strategy::Blocks),

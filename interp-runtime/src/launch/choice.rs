@@ -180,15 +180,23 @@ const MAX_PLANES_PIXEL_BYTES: usize = 16;
 /// factored shapes only), or of the blocks kernel (`block`: a unit per 2x2 block of pixels;
 /// `short_rows`: its variant that serves short rows from the shared window): its (row taps,
 /// column taps) shape and channels per unit (`vector > 1`: blocks of channels-last tensors in
-/// vectors of that many channels, one vector a unit, channels fastest).
+/// vectors of that many channels, one vector a unit; `channels_fastest`: units in channel
+/// order, as vectors always and wide channels-last pixels of scalars run).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct PlanesLaunch {
     pub shape: (u32, u32),
     pub planes: u32,
     pub vector: usize,
+    pub channels_fastest: bool,
     pub block: bool,
     pub short_rows: bool,
     pub pairs: bool,
+}
+
+/// Whether both tensors are channels-last with pixels wider than `MAX_PLANES_PIXEL_BYTES`.
+fn wide_channels_last_pixels(io: &GatherIo) -> bool {
+    let both = io.src_view.channels_last() && io.dst_view.channels_last();
+    both && io.dst_view.shape[1] * io.element_bytes() > MAX_PLANES_PIXEL_BYTES
 }
 
 /// Whether the factored planes shape runs in pairs of rows unless the tuning says otherwise
@@ -256,6 +264,7 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), v
         shape,
         planes: planes_per_unit(io, pixels),
         vector: 1,
+        channels_fastest: false,
         block: false,
         short_rows: false,
         pairs,
@@ -343,10 +352,15 @@ pub(super) fn blocks(
     // Shapes too wide for the widest vector take the narrower one the kernels check builds
     // (channels dividing the wider vector divide it too, and so do the strides).
     let vector = if vector > 1 { block_vector(shape, vector) } else { 1 };
-    let pays = if vector > 1 {
-        io.tuning
-            .channel_blocks
-            .unwrap_or_else(|| channel_blocks_pay(io, shape, widths, mean_taps))
+    // Channels-last pixels wider than a 16-byte load whose channels make no vectors (21
+    // classes): scalars in channel order, so that a warp's lanes read a pixel's neighbouring
+    // channels (block columns fastest, each lane's loads would be a pixel apart).
+    let wide_pixels = vector == 1 && io.src_dtype == io.dst_dtype && wide_channels_last_pixels(io);
+    let pays = if vector > 1 || wide_pixels {
+        io.tuning.channel_blocks.unwrap_or_else(|| match vector {
+            1 => grows_with_full_rows(io, widths, mean_taps),
+            _ => channel_blocks_pay(io, shape, widths, mean_taps),
+        })
     } else {
         blocks_pay(io, widths, mean_taps)
     };
@@ -354,11 +368,14 @@ pub(super) fn blocks(
         return None;
     }
     let block = BLOCK as usize;
+    let channels_fastest = vector > 1 || wide_pixels;
     Some(PlanesLaunch {
         shape,
-        // Channel vectors: one a unit, so that a warp's lanes read a pixel's neighbouring ones.
-        planes: if vector > 1 { 1 } else { planes_per_unit(io, block * block) },
+        // In channel order, one vector (or channel) a unit, so that a warp's lanes read a
+        // pixel's neighbouring ones.
+        planes: if channels_fastest { 1 } else { planes_per_unit(io, block * block) },
         vector,
+        channels_fastest,
         block: true,
         short_rows: io.tuning.block_short_rows.unwrap_or(true),
         pairs: false,

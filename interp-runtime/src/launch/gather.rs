@@ -254,8 +254,8 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
 fn gather_planes<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable, launch: PlanesLaunch) {
     let [n, c, h, w] = io.dst_view.shape;
     let vector = launch.vector;
-    let channels_fastest = vector > 1;
-    let layout = if channels_fastest {
+    let channels_fastest = launch.channels_fastest;
+    let layout = if vector > 1 {
         channel_vector_layout(io, vector)
     } else {
         scalar_layout(io)
