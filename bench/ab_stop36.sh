@@ -14,6 +14,9 @@
 #            gather of the depth x height product in every layout and dtype);
 #   chblocks: CHB_ONLY (default: lanczos3 2x up in half precision, the 6x6 blocks in 4 lanes as
 #            built) under the default against `channel-gather` (v26's routes);
+#   odd:     channels-last segmentation logits whose classes make no vectors (21, 19, 171: pixels
+#            wider than 16 bytes) under the default (v29: blocks in channel order where they
+#            grow) against `channel-gather` (v28's routes), ODD_ONLY replaces the cases;
 #   suite:   `bench/gpu_run.sh bench` into $OUT/suite.
 # *_SECONDS: a part's time limit.
 set -uo pipefail
@@ -51,6 +54,7 @@ for p in $PARTS; do case $p in
     tests) tests_part ${TESTS_SECONDS:-200} ${TESTS:-channel_blocks blocks_share_windows odd_width_blocks blocks_by_default cells_give}; DONE+=" tests" ;;
     small) part ${SMALL_SECONDS:-240} small "${SMALL_ONLY:-$(planes_cases small)}" "${SMALL_OVERRIDE:-planes=4}"; DONE+=" small" ;;
     least) part ${LEAST_SECONDS:-300} least "${LEAST_ONLY:-$(planes_cases floor)}" least-planes=1; DONE+=" least" ;;
+    odd) part ${ODD_SECONDS:-120} odd "${ODD_ONLY:-deeplab-logits-up8 nhwc|cityscapes-logits-up4 nhwc|coco-stuff-logits-up4 nhwc}" channel-gather; DONE+=" odd" ;;
     volume) part ${VOLUME_SECONDS:-120} volume "${VOLUME_ONLY:-$VOLUMES}" volume-product=on; DONE+=" volume" ;;
     chblocks) part ${CHB_SECONDS:-60} chblocks "${CHB_ONLY:-original-up2 nhwc f16 lanczos3|original-up2 nhwc bf16 lanczos3}" channel-gather; DONE+=" chblocks" ;;
     suite) mkdir -p "$OUT/suite"
