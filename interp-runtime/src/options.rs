@@ -295,8 +295,10 @@ pub struct Tuning {
     pub cell_window_vectors: Option<bool>,
     /// Whether channels-last gathers read in 16-byte channel vectors take the blocks kernel (a
     /// unit per 2x2 block of pixels and vector of channels, reading the window the block
-    /// shares once) where its shapes fit: `true` wherever they fit, `false` never (one output
-    /// per unit, or two passes). Default: the rule of docs/PERFORMANCE.md v27. Other bits than
+    /// shares once) where its shapes fit, and so channels-last pixels wider than 16 bytes whose
+    /// channels make no vectors (in channel order, one channel a unit): `true` wherever they
+    /// fit, `false` never (one output per unit, or two passes). Default: the rules of
+    /// docs/PERFORMANCE.md v27 and v29. Other bits than
     /// the one-pass channel gather (its sums factored per row, `sum_a w_a (sum_b w_b x)`, as
     /// the NCHW blocks, cells and tiles sum), deterministic either way: a pure function of
     /// the shape.

@@ -321,7 +321,13 @@ pub(super) fn by_rule(io: &GatherIo) -> bool {
 /// on CUDA and HIP; the width the kernels check builds them in, halved for shapes too wide for
 /// it: `block_vector`, half precision's 6x6 in 4 lanes), unless the tuning forces
 /// another strategy; by default where [`blocks_pay`] (scalar) or [`channel_blocks_pay`]
-/// (vectors).
+/// (vectors). Channels-last pixels wider than `MAX_PLANES_PIXEL_BYTES` whose channels make no
+/// vectors run in channel order (one channel a unit), by default where the gather grows with
+/// full rows (measured on an H100, docs/PERFORMANCE.md v29, the six channels-last logits
+/// upsamples of 19, 21 and 171 classes: forward 1.13-1.16x against pixel strips in f32 and
+/// bf16). Why it generalizes: column-ordered units would read a pixel apart, channel-ordered
+/// ones read a pixel's neighbouring channels, and a block's window serves four outputs where
+/// each pixel strip's unit reads its own taps.
 pub(super) fn blocks(
     io: &GatherIo,
     widths: (u64, u64),
