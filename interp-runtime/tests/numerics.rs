@@ -841,9 +841,9 @@ fn odd_width_blocks_by_default() {
 
 /// Tensors too small for a million units run four channels per planes or blocks unit by
 /// default (`Tuning::least_planes`, docs/PERFORMANCE.md v28), six channels here (a group of
-/// four and a partial group of two): 2x6x150x152 up 2x, whose backward (planes, 2x2 adjoint
-/// rows) and forward (blocks of four pixels) span 273600 units of one channel, past the
-/// floor's 4 x 65536. The default gives the bits of one channel per unit (`least_planes: 1`,
+/// four and a partial group of two): 2x6x150x152 up 2x, whose nearest backward (planes, 2x2
+/// adjoint rows) and bilinear forward (blocks of four pixels) span 273600 units of one channel,
+/// past the floor's 4 x 65536 (seen in the launches on wgpu). The default gives the bits of one channel per unit (`least_planes: 1`,
 /// v27's rule: each channel's sums are the same whatever the count) and matches the f64
 /// reference; that the count rose is the unit test `small_tensors_take_four_channels_a_unit`'s.
 #[test]
