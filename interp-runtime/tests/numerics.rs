@@ -208,11 +208,7 @@ fn strategies_agree() {
         let weighted = !(unit(&rows) && unit(&cols));
         for layout in LAYOUTS {
             for backward in [false, true] {
-                let (from, to) = if backward {
-                    (&plan.output, &plan.input)
-                } else {
-                    (&plan.input, &plan.output)
-                };
+                let (from, to) = call_shapes(&plan, backward);
                 let (row_width, col_width) = (
                     widest_row(&rows, plan.input[2], backward),
                     widest_row(&cols, plan.input[3], backward),
@@ -223,11 +219,7 @@ fn strategies_agree() {
                     .is_some_and(|shape| !interp_kernels::gather::plane_shape_factored(shape));
                 let x = quantize(DType::F32, &random(from.iter().product(), index as u64 + 11));
                 let source = upload(&client, &x, from, layout, DType::F32);
-                let expected = if backward {
-                    reference::backward(&x, &plan.input, &rows, &cols)
-                } else {
-                    reference::forward(&x, &plan.input, &rows, &cols)
-                };
+                let expected = reference_of(&x, &plan.input, &rows, &cols, backward);
                 let mut bits = Vec::new();
                 for (name, tuning) in tunings {
                     count += 1;
@@ -346,11 +338,7 @@ fn forced_matches_reference_in(what: &str, tuning: Tuning, geometries: &[Geometr
                 for &dtype in &dtypes(&client) {
                     for backward in [false, true] {
                         count += 1;
-                        let (from, to) = if backward {
-                            (&plan.output, &plan.input)
-                        } else {
-                            (&plan.input, &plan.output)
-                        };
+                        let (from, to) = call_shapes(&plan, backward);
                         let x = quantize(dtype, &random(from.iter().product(), count as u64));
                         let source = upload(&client, &x, from, layout, dtype);
                         let dst = poisoned(&client, to, layout, dtype);
@@ -359,11 +347,7 @@ fn forced_matches_reference_in(what: &str, tuning: Tuning, geometries: &[Geometr
                         } else {
                             interpolate(&client, case.config.mode, source.view(), dst.view(), &options)
                         };
-                        let expected = if backward {
-                            reference::backward(&x, &plan.input, &rows, &cols)
-                        } else {
-                            reference::forward(&x, &plan.input, &rows, &cols)
-                        };
+                        let expected = reference_of(&x, &plan.input, &rows, &cols, backward);
                         let outcome = run.map_err(|e| e.to_string()).and_then(|()| {
                             let (actual, gaps) = download(&client, &dst);
                             compare(&actual, gaps, &expected, dtype)
@@ -865,11 +849,7 @@ fn small_tensors_by_default_keep_their_bits() {
         let plan = case.plan();
         let (rows, cols) = case.taps();
         for backward in [false, true] {
-            let (from, to) = if backward {
-                (&plan.output, &plan.input)
-            } else {
-                (&plan.input, &plan.output)
-            };
+            let (from, to) = call_shapes(&plan, backward);
             let x = quantize(DType::F32, &random(from.iter().product(), 29));
             let source = upload(&client, &x, from, Layout::Nchw, DType::F32);
             let default = run_nchw(&client, &case, backward, &source, to, Tuning::default());
@@ -878,11 +858,7 @@ fn small_tensors_by_default_keep_their_bits() {
                 raw(&client, &default) == raw(&client, &run_nchw(&client, &case, backward, &source, to, one_channel)),
                 "{label}: four channels a unit changed the bits"
             );
-            let expected = if backward {
-                reference::backward(&x, &plan.input, &rows, &cols)
-            } else {
-                reference::forward(&x, &plan.input, &rows, &cols)
-            };
+            let expected = reference_of(&x, &plan.input, &rows, &cols, backward);
             let (actual, gaps) = download(&client, &default);
             compare(&actual, gaps, &expected, DType::F32).unwrap_or_else(|e| panic!("{label}: {e}"));
         }
@@ -1019,11 +995,7 @@ fn cells_give_the_bits_of_blocks() {
             // The adjoints of bicubic 2x and of 4x read 8 taps per axis: not a blocks shape.
             let adjoint_in_blocks = config.mode == interp_runtime::Mode::Bilinear && plan.output[3] == 2 * plan.input[3];
             for backward in [false, true].into_iter().filter(|&b| !b || adjoint_in_blocks) {
-                let (from, to) = if backward {
-                    (&plan.output, &plan.input)
-                } else {
-                    (&plan.input, &plan.output)
-                };
+                let (from, to) = call_shapes(&plan, backward);
                 let x = random(from.iter().product(), 9);
                 let source = upload(&client, &x, from, Layout::Nchw, DType::F32);
                 let run = |tuning: Tuning| raw(&client, &run_nchw(&client, &case, backward, &source, to, tuning));
@@ -1098,11 +1070,7 @@ fn blocks_by_default_where_the_rule_says() {
     for (case, backward, by_default) in cases {
         let plan = case.plan();
         let (rows, cols) = case.taps();
-        let (from, to) = if backward {
-            (&plan.output, &plan.input)
-        } else {
-            (&plan.input, &plan.output)
-        };
+        let (from, to) = call_shapes(&plan, backward);
         let x = random(from.iter().product(), 5);
         let source = upload(&client, &x, from, Layout::Nchw, DType::F32);
         let run = |tuning: Tuning| run_nchw(&client, &case, backward, &source, to, tuning);
@@ -1113,11 +1081,7 @@ fn blocks_by_default_where_the_rule_says() {
             "{} (backward: {backward}): the default should run blocks: {by_default}",
             case.name()
         );
-        let expected = if backward {
-            reference::backward(&x, &plan.input, &rows, &cols)
-        } else {
-            reference::forward(&x, &plan.input, &rows, &cols)
-        };
+        let expected = reference_of(&x, &plan.input, &rows, &cols, backward);
         let (actual, gaps) = download(&client, &default);
         compare(&actual, gaps, &expected, DType::F32).unwrap_or_else(|e| panic!("{}: {e}", case.name()));
     }

@@ -5,7 +5,7 @@ mod common;
 
 use common::cases::{configs, Case, Geometry};
 use common::*;
-use interp_runtime::{interpolate, interpolate_backward, reference, Resize, Spatial, Strategy, Tuning};
+use interp_runtime::{interpolate, interpolate_backward, Resize, Spatial, Strategy, Tuning};
 
 /// A geometry of `input` resized to `height x width`.
 const fn sized(label: &'static str, input: [usize; 4], height: usize, width: usize) -> Geometry {
@@ -61,18 +61,8 @@ fn plane_pairs_give_the_bits_of_single_rows() {
                 );
                 let shape = interp_kernels::gather::plane_shape(widths.0 as u32, widths.1 as u32);
                 let in_pairs = shape.is_some_and(interp_kernels::gather::plane_shape_factored);
-                let (from, to) = if backward {
-                    (&plan.output, &plan.input)
-                } else {
-                    (&plan.input, &plan.output)
-                };
-                let expected = |x: &[f64]| {
-                    if backward {
-                        reference::backward(x, &plan.input, &rows, &cols)
-                    } else {
-                        reference::forward(x, &plan.input, &rows, &cols)
-                    }
-                };
+                let (from, to) = call_shapes(&plan, backward);
+                let expected = |x: &[f64]| reference_of(x, &plan.input, &rows, &cols, backward);
                 for layout in LAYOUTS {
                     for &dtype in &dtypes(&client) {
                         count += 1;

@@ -135,11 +135,7 @@ fn row_passes_in_width_vectors_keep_the_bits() {
                     for backward in [false, true] {
                         count += 1;
                         let label = format!("{} {} {layout:?} {dtype} backward={backward}", config.label(), geometry.label);
-                        let (from, to) = if backward {
-                            (&plan.output, &plan.input)
-                        } else {
-                            (&plan.input, &plan.output)
-                        };
+                        let (from, to) = call_shapes(&plan, backward);
                         let x = quantize(dtype, &random(from.iter().product(), (index * 7 + count) as u64));
                         let source = upload(&client, &x, from, layout, dtype);
                         let run = |tuning: Tuning| {
@@ -208,11 +204,7 @@ fn volume_products_by_default_where_the_rule_says() {
         let options = Options::sizes(size);
         let plan = reference::plan(mode, input, &options).expect("a valid case");
         let axes = reference::axes_taps(mode, input, &options).expect("a valid case");
-        let (from, to) = if backward {
-            (&plan.output, &plan.input)
-        } else {
-            (&plan.input, &plan.output)
-        };
+        let (from, to) = call_shapes(&plan, backward);
         let x = quantize(dtype, &random(from.iter().product(), 5));
         let source = upload(&client, &x, from, layout, dtype);
         let run = |tuning: Tuning| {

@@ -4,6 +4,7 @@
 pub mod cases;
 
 use interp_runtime::cubecl::prelude::*;
+use interp_runtime::reference::{self, AxisTaps, Plan};
 pub use interp_runtime::testing::*;
 use interp_runtime::DType;
 
@@ -64,4 +65,24 @@ pub fn widest_row(taps: &interp_runtime::reference::AxisTaps, in_len: usize, adj
         }
     }
     per_row.iter().map(|s| s.len()).max().unwrap_or(0)
+}
+
+/// The source and destination shapes of `plan`'s forward call, or with `backward` of its
+/// backward call (grad_out to grad_in).
+pub fn call_shapes(plan: &Plan, backward: bool) -> (&[usize], &[usize]) {
+    if backward {
+        (&plan.output, &plan.input)
+    } else {
+        (&plan.input, &plan.output)
+    }
+}
+
+/// The f64 reference of the forward call on `x`, or with `backward` of the backward call on
+/// `x` (a grad_out), for a source of shape `input`.
+pub fn reference_of(x: &[f64], input: &[usize], rows: &AxisTaps, cols: &AxisTaps, backward: bool) -> Vec<f64> {
+    if backward {
+        reference::backward(x, input, rows, cols)
+    } else {
+        reference::forward(x, input, rows, cols)
+    }
 }
