@@ -193,10 +193,16 @@ pub(super) struct PlanesLaunch {
     pub pairs: bool,
 }
 
-/// Whether both tensors are channels-last with pixels wider than `MAX_PLANES_PIXEL_BYTES`.
-fn wide_channels_last_pixels(io: &GatherIo) -> bool {
-    let both = io.src_view.channels_last() && io.dst_view.channels_last();
-    both && io.dst_view.shape[1] * io.element_bytes() > MAX_PLANES_PIXEL_BYTES
+/// Whether a pixel's channels fit one 16-byte load (`MAX_PLANES_PIXEL_BYTES`): where
+/// channels-last units ordered by column read well (planes, blocks), and past which the
+/// blocks kernel orders them by channel.
+fn pixel_fits_one_load(io: &GatherIo) -> bool {
+    io.dst_view.shape[1] * io.element_bytes() <= MAX_PLANES_PIXEL_BYTES
+}
+
+/// Whether both tensors are channels-last.
+fn both_channels_last(io: &GatherIo) -> bool {
+    io.src_view.channels_last() && io.dst_view.channels_last()
 }
 
 /// Whether the factored planes shape runs in pairs of rows unless the tuning says otherwise
@@ -242,11 +248,9 @@ pub(super) fn planes(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), v
     if factored && (shape.0 > io.tuning.max_plane_taps.unwrap_or(u32::MAX) || !(forced || halves_both_axes(io))) {
         return None;
     }
-    let c = io.dst_view.shape[1];
-    let element = io.element_bytes();
     let channels_last = io.dst_view.channels_last();
     let square = shape.0 == shape.1 && !factored;
-    let channels_last_ok = (square || one_axis_rows_fill(shape, mean_taps)) && c * element <= MAX_PLANES_PIXEL_BYTES;
+    let channels_last_ok = (square || one_axis_rows_fill(shape, mean_taps)) && pixel_fits_one_load(io);
     if !forced && channels_last && !channels_last_ok {
         return None;
     }
@@ -361,8 +365,9 @@ pub(super) fn blocks(
     // Channels-last pixels wider than a 16-byte load whose channels make no vectors (21
     // classes): scalars in channel order, so that a warp's lanes read a pixel's neighbouring
     // channels (block columns fastest, each lane's loads would be a pixel apart).
-    let wide_pixels = vector == 1 && io.src_dtype == io.dst_dtype && wide_channels_last_pixels(io);
-    let pays = if vector > 1 || wide_pixels {
+    let wide_pixels = vector == 1 && io.src_dtype == io.dst_dtype && both_channels_last(io) && !pixel_fits_one_load(io);
+    let channels_fastest = vector > 1 || wide_pixels;
+    let pays = if channels_fastest {
         io.tuning.channel_blocks.unwrap_or_else(|| match vector {
             1 => grows_with_full_rows(io, widths, mean_taps),
             _ => channel_blocks_pay(io, shape, widths, mean_taps),
@@ -374,7 +379,6 @@ pub(super) fn blocks(
         return None;
     }
     let block = BLOCK as usize;
-    let channels_fastest = vector > 1 || wide_pixels;
     Some(PlanesLaunch {
         shape,
         // In channel order, one vector (or channel) a unit, so that a warp's lanes read a
@@ -466,9 +470,7 @@ fn grows_with_full_rows(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64)
 /// block shares its table entries and its window over four pixels, and with few channels a
 /// warp's reads stay within a few lines of each source row.
 fn blocks_pay_channels_last(io: &GatherIo, widths: (u64, u64)) -> bool {
-    let few_channels = io.dst_view.shape[1] * io.element_bytes() <= MAX_PLANES_PIXEL_BYTES;
-    let both = io.src_view.channels_last() && io.dst_view.channels_last();
-    both && few_channels && (widths.0.min(widths.1) >= 4 || io.element_bytes() <= 2)
+    both_channels_last(io) && pixel_fits_one_load(io) && (widths.0.min(widths.1) >= 4 || io.element_bytes() <= 2)
 }
 
 /// Whether the gather downsamples both axes by 2x or more: where the factored 8x8 planes
