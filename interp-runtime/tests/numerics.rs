@@ -407,6 +407,81 @@ fn teams_sum_large_windows() {
     forced_matches_reference("teams, channel vectors", vectors, &geometries);
 }
 
+/// The teams kernels' trees add the partial sums of a plane's units by shuffles where the device
+/// has fixed planes of 32 units or more (CUDA's warps; wgpu's subgroups vary, so there both runs
+/// below take shared memory and agree trivially): the same pairs in the same order as the
+/// shared-memory tree, so the same bits. Forced teams, every mode, both layouts and directions,
+/// every dtype, teams of 2 to 256 units (scalar, width vectors, channels fastest, channel
+/// vectors), with shuffles against `cooperative_shuffles: Some(false)`, and the shuffled run
+/// against the f64 reference.
+#[test]
+fn teams_shuffles_keep_the_bits() {
+    let client = client();
+    let properties = client.properties();
+    println!(
+        "plane operations: {}, plane sizes {}-{}",
+        properties.features.plane.contains(interp_runtime::cubecl::features::Plane::Ops),
+        properties.hardware.plane_size_min,
+        properties.hardware.plane_size_max
+    );
+    let geometries = [
+        sized("global 64x48 -> 1x1, C=8", [2, 8, 64, 48], 1, 1),
+        sized("67x83 -> 8x10", [1, 3, 67, 83], 8, 10),
+        sized("48x40 -> 6x5, C=12", [1, 12, 48, 40], 6, 5),
+        sized("1000x1 -> 3x1", [1, 2, 1000, 1], 3, 1),
+    ];
+    let teams = |shuffles, max_vector| Tuning {
+        strategy: Some(Strategy::Teams),
+        cooperative_shuffles: Some(shuffles),
+        max_vector,
+        ..Tuning::default()
+    };
+    let (mut failures, mut count) = (Vec::new(), 0);
+    for geometry in geometries {
+        for config in configs() {
+            let case = Case { config, geometry };
+            let plan = case.plan();
+            let (rows, cols) = case.taps();
+            for layout in LAYOUTS {
+                for &dtype in &dtypes(&client) {
+                    for backward in [false, true] {
+                        for max_vector in [Some(1), None] {
+                            count += 1;
+                            let (from, to) = call_shapes(&plan, backward);
+                            let x = quantize(dtype, &random(from.iter().product(), count as u64));
+                            let source = upload(&client, &x, from, layout, dtype);
+                            let run = |tuning: Tuning| {
+                                let dst = poisoned(&client, to, layout, dtype);
+                                let options = case.options().tuning(tuning);
+                                let mode = case.config.mode;
+                                if backward {
+                                    interpolate_backward(&client, mode, source.view(), dst.view(), &options)
+                                } else {
+                                    interpolate(&client, mode, source.view(), dst.view(), &options)
+                                }
+                                .expect("a valid call");
+                                dst
+                            };
+                            let label = format!("{} {layout:?} {dtype} backward={backward} max_vector={max_vector:?}", case.name());
+                            let shuffled = run(teams(true, max_vector));
+                            if raw(&client, &shuffled) != raw(&client, &run(teams(false, max_vector))) {
+                                failures.push(format!("{label}: shuffles and shared memory differ in bits"));
+                            }
+                            let expected = reference_of(&x, &plan.input, &rows, &cols, backward);
+                            let (actual, gaps) = download(&client, &shuffled);
+                            if let Err(message) = compare(&actual, gaps, &expected, dtype) {
+                                failures.push(format!("{label}: {message}"));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("teams shuffles: {count} cases, {} failed", failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// The pixel-strips kernel (one-pass gathers of channels-last tensors whose channels make no
 /// vectors, filters of at most 4 tap pairs): 3, 5 and 21 channels (groups of 11, 7 and 2
 /// pixels), rows of several strips with a partial last one, up and down, DeepLab's 8x with
