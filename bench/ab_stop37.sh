@@ -3,6 +3,8 @@
 #   poolncu:  Nsight Compute counters of global pooling (32x256x64^2 -> 1x1, area) for interp's
 #             gather and for PyTorch's kernel, NCHW and channels-last, f32 and bf16;
 #   minteam:  global pooling under the default against `min-team=256` (one team per cube);
+#   (`shuffle` and `share` need the bundle of c9a424a: v30's flags, reverted after the run,
+#   docs/PERFORMANCE.md v30)
 #   shuffle:  the pooling cases (global, 8x, 16x, adaptive) under the default (v30: the teams'
 #             trees shuffle within warps) against `shared-sums` (v29's shared-memory trees);
 #   share:    the pooling cases under the default against `team-share=32` (32 vector loads a

@@ -61,13 +61,8 @@ fn gather_layout() -> GatherLayoutCompilationArg {
 }
 
 /// Every gather kernel from `FS` to `FD` accumulating in `A`, with vectors of at most
-/// `max_vector` lanes, the cooperative trees shuffling within planes of `shuffle_plane` units
-/// (0: shared memory only).
-pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(
-    client: &ComputeClient<R>,
-    max_vector: usize,
-    shuffle_plane: u32,
-) -> Vec<NamedKernel> {
+/// `max_vector` lanes.
+pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &ComputeClient<R>, max_vector: usize) -> Vec<NamedKernel> {
     let types = format!("{}->{}", short_name::<FS>(), short_name::<FD>());
     let own_type = FS::as_type_native_unchecked() == FD::as_type_native_unchecked();
     let line = || settings(CubeDim::new_1d(UNITS_PER_CUBE));
@@ -294,8 +289,7 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(
                         v,
                         channels_fastest,
                         uniform,
-                        team,
-                        shuffle_plane
+                        team
                     );
                     push(format!("gather {types} teams x{team} {order}{sums}{vectors}"), definition);
                 }
@@ -319,8 +313,7 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(
                 settings(CubeDim::new_1d(TEAM_CUBE)),
                 (),
                 v,
-                team,
-                shuffle_plane
+                team
             );
             push(format!("gather {types} teams x{team} channels v{v}"), definition);
         }

@@ -228,16 +228,6 @@ pub struct Tuning {
     /// at least this whose shares hold at most 32 tap pairs: 2, 8, 32 and 256 units per
     /// output; 8, 32 and 128 per vector of channels in the channels-last kernel).
     pub min_team: Option<u32>,
-    /// Most 16-byte (or narrower) vector loads one unit of the scalar teams kernel makes where
-    /// it reads uniform windows in width vectors (default 16: docs/PERFORMANCE.md v14); a
-    /// team grows until each unit's share is at most this. The same bits for any value that
-    /// gives the same team and vector; another team sums in another order.
-    pub team_share_vectors: Option<u32>,
-    /// Whether the cooperative kernels (teams, split pooling) add the partial sums of units
-    /// in one plane (warp) by shuffles instead of shared memory (default: yes where the device
-    /// reports one plane size of at least 32 units, CUDA and HIP: docs/PERFORMANCE.md v30).
-    /// The same fixed tree either way, so the same bits.
-    pub cooperative_shuffles: Option<bool>,
     /// Whether the blocks kernel also serves rows shorter than its shape (edges, absent last
     /// rows or columns, short adjoint rows) from its shared window, taps past a row's count
     /// skipped, instead of summing those blocks' outputs from the tables (default: yes, 1.1-2.6x

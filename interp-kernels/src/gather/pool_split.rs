@@ -81,11 +81,10 @@ pub fn pool_partials_channels<FS: Float, A: Float, V: Size>(
         }
     }
 
-    // The warps' sums of each channel vector, in a fixed tree (in shared memory: the members
-    // are whole warps apart, no level falls within one).
-    let sums = tree_sum::<A, V>(partial, UNIT_POS, warp, POOL_LANES * POOL_WARPS, POOL_WARPS, POOL_LANES, 0u32);
+    // The warps' sums of each channel vector, in a fixed tree.
+    let sums = tree_sum::<A, V>(partial, UNIT_POS, warp, POOL_LANES * POOL_WARPS, POOL_WARPS, POOL_LANES);
     if in_range && warp == 0 {
-        partials[((pixel * splits + split) * layout.channels + c) as usize] = sums;
+        partials[((pixel * splits + split) * layout.channels + c) as usize] = sums[UNIT_POS as usize];
     }
 }
 

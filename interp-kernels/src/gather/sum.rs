@@ -65,12 +65,8 @@ pub(crate) fn blocks_of(count: u32, size: u32) -> u32 {
 
 /// The partial sums of a cube's `cube_units` units, `members` of them per total, `stride`
 /// units apart (member `m` of a total at unit `first + m * stride`), added pairwise in a fixed
-/// order: member k takes member k + half, halves first. Levels whose partner lies a plane's
-/// `plane` units or more away go through shared memory (synchronizing the cube), the rest
-/// through plane shuffles (`plane = 0`: none), which add the same two values in the same order:
-/// the same bits either way. Every unit of the cube calls it, in uniform control flow (the
-/// shuffles read every lane of a plane); member 0's returned value is the total (other
-/// members' values are partial and meaningless).
+/// order in shared memory: member k takes member k + half, halves first. Every unit of the
+/// cube calls it (it synchronizes the cube); member 0's slot (`unit`) then holds the total.
 #[cube]
 pub(crate) fn tree_sum<A: Float, V: Size>(
     partial: Vector<A, V>,
@@ -79,38 +75,17 @@ pub(crate) fn tree_sum<A: Float, V: Size>(
     #[comptime] cube_units: u32,
     #[comptime] members: u32,
     #[comptime] stride: u32,
-    #[comptime] plane: u32,
-) -> Vector<A, V> {
-    let levels = comptime!(members.trailing_zeros());
-    let shared_levels = comptime!(shared_levels(members, stride, plane));
-    let mut total = partial;
-    if comptime!(shared_levels > 0) {
-        let mut sums = SharedMemory::<Vector<A, V>>::new(cube_units as usize);
-        sums[unit as usize] = partial;
-        sync_cube();
-        #[unroll]
-        for level in 0..shared_levels {
-            let half = (members / 2) >> level;
-            if member < half {
-                sums[unit as usize] = sums[unit as usize] + sums[(unit + half * stride) as usize];
-            }
-            sync_cube();
-        }
-        total = sums[unit as usize];
-    }
+) -> SharedMemory<Vector<A, V>> {
+    let mut sums = SharedMemory::<Vector<A, V>>::new(cube_units as usize);
+    sums[unit as usize] = partial;
+    sync_cube();
     #[unroll]
-    for level in shared_levels..levels {
-        let half = comptime!((members / 2) >> level);
-        total += plane_shuffle_down(total, comptime!(half * stride));
+    for level in 0..comptime!(members.trailing_zeros()) {
+        let half = (members / 2) >> level;
+        if member < half {
+            sums[unit as usize] = sums[unit as usize] + sums[(unit + half * stride) as usize];
+        }
+        sync_cube();
     }
-    total
-}
-
-/// How many of [`tree_sum()`]'s first levels go through shared memory: those whose partner is
-/// `plane` or more units away (all of them without shuffles, `plane = 0`).
-pub(crate) fn shared_levels(members: u32, stride: u32, plane: u32) -> u32 {
-    let levels = members.trailing_zeros();
-    (0..levels)
-        .take_while(|&level| plane == 0 || ((members / 2) >> level) * stride >= plane)
-        .count() as u32
+    sums
 }

@@ -69,7 +69,6 @@ pub fn separable_gather_teams<FS: Float, FD: Float, A: Float, V: Size>(
     #[comptime] channels_fastest: bool,
     #[comptime] uniform: bool,
     #[comptime] team: u32,
-    #[comptime] plane: u32,
 ) {
     let outputs_per_cube = comptime!(TEAM_CUBE / team);
     let unit = UNIT_POS;
@@ -132,13 +131,13 @@ pub fn separable_gather_teams<FS: Float, FD: Float, A: Float, V: Size>(
     }
 
     // The team's partial sums, added pairwise in a fixed order: lane k takes lane k + half.
-    let sums = tree_sum::<A, Const<1>>(Vector::new(partial), unit, lane, TEAM_CUBE, team, lane_stride, plane);
+    let sums = tree_sum::<A, Const<1>>(Vector::new(partial), unit, lane, TEAM_CUBE, team, lane_stride);
     if in_range && lane == 0 {
         // The output's coordinates (and a uniform window's weight) again: keeping them, their
         // index or the table slots live across the sums made ptxas spill one value in the f32
         // width-vector variants.
         let Pixel { n, c, p, q } = destination_pixel(CUBE_POS as u32 * outputs_per_cube + slot, layout, channels_fastest);
-        let mut total = sums[0];
+        let mut total = sums[unit as usize][0];
         if comptime!(uniform) {
             total *= A::cast_from(rows.weight[(p * rows.width) as usize] * cols.weight[(q * cols.width) as usize]);
         }

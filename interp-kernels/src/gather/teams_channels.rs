@@ -47,7 +47,6 @@ pub fn separable_gather_teams_channels<FS: Float, FD: Float, A: Float, V: Size>(
     layout: GatherLayout,
     col_lanes: u32,
     #[comptime] team: u32,
-    #[comptime] plane: u32,
 ) {
     let outputs_per_cube = comptime!(TEAM_CUBE / team);
     let unit = UNIT_POS;
@@ -85,13 +84,13 @@ pub fn separable_gather_teams_channels<FS: Float, FD: Float, A: Float, V: Size>(
         }
     }
 
-    let sums = tree_sum::<A, V>(partial, unit, lane, TEAM_CUBE, team, outputs_per_cube, plane);
+    let sums = tree_sum::<A, V>(partial, unit, lane, TEAM_CUBE, team, outputs_per_cube);
     if in_range && lane == 0 {
         // Coordinates and the window's weight taken again after the tree (fewer live registers
         // across it, as in the scalar teams kernel).
         let Pixel { n, c, p, q } = destination_pixel(CUBE_POS as u32 * outputs_per_cube + slot, layout, true);
         let weight = A::cast_from(rows.weight[(p * rows.width) as usize] * cols.weight[(q * cols.width) as usize]);
         let d = layout.dst_strides;
-        dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = Vector::cast_from(sums * Vector::new(weight));
+        dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = Vector::cast_from(sums[unit as usize] * Vector::new(weight));
     }
 }

@@ -4,13 +4,12 @@
 use interp_runtime::{Strategy, Tuning};
 
 /// The flags that take a value, as `--NAME VALUE`.
-pub const VALUED: [&str; 9] = [
+pub const VALUED: [&str; 8] = [
     "strategy",
     "max-plane-taps",
     "planes",
     "least-planes",
     "min-team",
-    "team-share",
     "channel-strip",
     "volume-product",
     "pool-splits",
@@ -18,7 +17,7 @@ pub const VALUED: [&str; 9] = [
 
 /// `tuning` with the override `name` set from `value` (`block-full-rows`, `block-guarded`
 /// `strips-looped`, `row-scalar`, `plane-single`, `passes-when-shrinking`,
-/// `tiles-when-shrinking`, `shared-sums`, `cell-scalar-loads`, `cell-vector-loads`, `channel-blocks` and
+/// `tiles-when-shrinking`, `cell-scalar-loads`, `cell-vector-loads`, `channel-blocks` and
 /// `channel-gather` take none); Err names
 /// what was wrong.
 pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String> {
@@ -39,7 +38,6 @@ pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String
         "planes" => tuning.planes = Some(number(name)? as usize),
         "least-planes" => tuning.least_planes = Some(number(name)? as usize),
         "min-team" => tuning.min_team = Some(number(name)?),
-        "team-share" => tuning.team_share_vectors = Some(number(name)?),
         "channel-strip" => tuning.channel_strip = Some(number(name)?),
         "pool-splits" => tuning.pool_splits = Some(number(name)?),
         "block-full-rows" => tuning.block_short_rows = Some(false),
@@ -53,7 +51,6 @@ pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String
         "cell-vector-loads" => tuning.cell_window_vectors = Some(true),
         "channel-blocks" => tuning.channel_blocks = Some(true),
         "channel-gather" => tuning.channel_blocks = Some(false),
-        "shared-sums" => tuning.cooperative_shuffles = Some(false),
         "volume-product" => {
             tuning.volume_product = Some(match value {
                 "on" => true,

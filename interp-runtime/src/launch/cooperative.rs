@@ -1,7 +1,6 @@
 //! Launching the cooperative gathers, whose units add partial sums in shared memory: teams
 //! (scalar and channels-last) and split pooling (partial sums, then their totals).
 
-use cubecl::features::Plane;
 use cubecl::prelude::*;
 use interp_kernels::gather::{
     pool_partials_channels, pool_totals_channels, separable_gather_teams, separable_gather_teams_channels, POOL_LANES, POOL_WARPS,
@@ -14,22 +13,6 @@ use super::io::GatherIo;
 use super::pool_split::PoolSplitLaunch;
 use super::table::DeviceTable;
 use super::teams_choice::TeamsLaunch;
-
-/// The plane size the teams kernels' trees shuffle within (their `plane`; 0: shared memory
-/// only): the device's, where it has plane operations and one plane size of at least 32
-/// units (CUDA's warps, HIP's wavefronts), unless the tuning says no. Shuffles need every
-/// lane of a plane to take part: a size the device might vary (wgpu's subgroups between a
-/// minimum and a maximum) would pair the wrong units.
-fn shuffle_plane<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo) -> u32 {
-    let properties = client.properties();
-    let (min, max) = (properties.hardware.plane_size_min, properties.hardware.plane_size_max);
-    let shuffles = io.tuning.cooperative_shuffles.unwrap_or(true) && properties.features.plane.contains(Plane::Ops);
-    if shuffles && min == max && min >= 32 {
-        min
-    } else {
-        0
-    }
-}
 
 /// The teams kernel: cubes of `TEAM_CUBE` units, `TEAM_CUBE / team` outputs each.
 pub(super) fn gather_teams<R: Runtime>(
@@ -51,7 +34,6 @@ pub(super) fn gather_teams<R: Runtime>(
     let count = cubecl::calculate_cube_count_elemwise(client, cubes * TEAM_CUBE as usize, dim);
     // Reads dominate: units follow the source's order (a 1x1 destination has no order).
     let channels_fastest = io.src_view.channels_last();
-    let plane = shuffle_plane(client, io);
     // SAFETY: as in `gather_pass`; every unit guards its output and reads only table slots
     // below its rows' counts; with vectors, only whole vectors inside its windows.
     unsafe {
@@ -72,7 +54,6 @@ pub(super) fn gather_teams<R: Runtime>(
                     channels_fastest,
                     rows.uniform_taps && cols.uniform_taps,
                     launch.team,
-                    plane,
                 )
             };
         }
@@ -95,7 +76,6 @@ pub(super) fn gather_teams_channels<R: Runtime>(
     let cubes = (n * (c / v) * h * w).div_ceil((TEAM_CUBE / launch.team) as usize);
     let dim = CubeDim::new_1d(TEAM_CUBE);
     let count = cubecl::calculate_cube_count_elemwise(client, cubes * TEAM_CUBE as usize, dim);
-    let plane = shuffle_plane(client, io);
     // SAFETY: as in `gather_pass` (the channel vectors are `vectorization`'s, whose strides
     // it checked); every unit guards its output and reads only whole vectors inside its window.
     unsafe {
@@ -114,7 +94,6 @@ pub(super) fn gather_teams_channels<R: Runtime>(
                     layout,
                     launch.col_lanes,
                     launch.team,
-                    plane,
                 )
             };
         }

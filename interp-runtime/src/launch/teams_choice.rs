@@ -66,8 +66,7 @@ pub(super) fn teams(io: &GatherIo, widths: (u64, u64), vectorization: Vectorizat
         // Columns counted in source vectors (no wider than the team's variants are built
         // for): a unit's share is of vector loads, at most `TEAM_SHARE_VECTORS` of them.
         let vector = vector.min(team_vector_lanes(team, element) as u32);
-        let share_vectors = io.tuning.team_share_vectors.map_or(TEAM_SHARE_VECTORS, u64::from);
-        let most = if vector > 1 { share_vectors } else { TEAM_SHARE };
+        let most = if vector > 1 { TEAM_SHARE_VECTORS } else { TEAM_SHARE };
         let col_lanes = team_col_lanes(team, (widths.0, widths.1 / u64::from(vector)), most)?;
         Some(TeamsLaunch { team, col_lanes, vector })
     })

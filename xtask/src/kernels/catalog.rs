@@ -50,7 +50,7 @@ pub fn groups(client: &Client, backend: Backend) -> Vec<Group> {
 fn gathers(client: &Client, backend: Backend, dtype: &str) -> Vec<NamedKernel> {
     fn all<FS: Float, FD: Float, A: Float>(client: &Client, backend: Backend) -> Vec<NamedKernel> {
         let widest = size_of::<FS>().max(size_of::<FD>());
-        gather_kernels::<FS, FD, A, WgpuRuntime>(client, backend.max_vector(widest), backend.shuffle_plane())
+        gather_kernels::<FS, FD, A, WgpuRuntime>(client, backend.max_vector(widest))
     }
     match dtype {
         "f32" => all::<f32, f32, f32>(client, backend),

@@ -38,18 +38,6 @@ impl Backend {
         }
     }
 
-    /// The plane size the cooperative kernels' trees shuffle within on this backend's usual
-    /// devices (`interp-runtime`'s `shuffle_plane`): CUDA's warps of 32, HIP's wavefronts of 64
-    /// (CDNA; RDNA reports two sizes and takes shared memory only); none in WGSL, whose
-    /// subgroup sizes vary by device.
-    pub fn shuffle_plane(self) -> u32 {
-        match self {
-            Backend::Cuda => 32,
-            Backend::Hip => 64,
-            Backend::Wgsl => 0,
-        }
-    }
-
     /// Widest vector (lanes) of `element_bytes`-sized elements the runtime may pick: 128-bit
     /// loads on CUDA and HIP, four lanes in WGSL.
     pub fn max_vector(self, element_bytes: usize) -> usize {
