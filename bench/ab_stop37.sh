@@ -12,6 +12,9 @@
 #   pool:     the pooling cases under the default against POOL_OVERRIDE;
 #   onedim:   the 1-D nearest cases behind PyTorch in backward (and their neighbours) under the
 #             default against channel strips of 2 and 4, forced cells and forced planes;
+#   sweep:    the suite's cases under 30% of the copy in either direction (SWEEP_ONLY, default
+#             from docs/bench.csv: those above 64 MB) under the default against each of
+#             SWEEP_OVERRIDES (forced strategies and rule flags), SWEEP_SECONDS each;
 #   tests:    the CUDA tests named in TESTS;
 #   suite:    `bench/gpu_run.sh bench` into $OUT/suite.
 set -uo pipefail
@@ -47,6 +50,21 @@ onedim)
     part 90 onedim-cells "$ONEDIM" strategy=cells
     part 90 onedim-planes "$ONEDIM" strategy=planes ;;
 pool) part 200 pool "$POOLS" "${POOL_OVERRIDE:?}" ;;
+sweep)
+    SWEEP_ONLY=${SWEEP_ONLY:-$(python3 - <<'PY'
+import csv
+keys = []
+for r in csv.DictReader(open("docs/bench.csv")):
+    copy = float(r["copy_ms"])
+    low = min(copy / float(r["interp_fwd_ms"]), copy / float(r["interp_bwd_ms"])) < 0.3
+    if int(r["bytes"]) >= 64e6 and low:
+        keys.append(r["case"])
+print("|".join(keys))
+PY
+)}
+    for o in ${SWEEP_OVERRIDES:-strategy=two-pass strategy=tiled strategy=blocks strategy=one-pass strategy=planes strategy=cells passes-when-shrinking tiles-when-shrinking channel-blocks volume-product=on}; do
+        part ${SWEEP_SECONDS:-55} "sweep-${o//=/-}" "$SWEEP_ONLY" "$o"
+    done ;;
 tests) tests_part 400 $TESTS ;;
 suite) OUT="$OUT/suite" bash bench/gpu_run.sh bench ;;
 esac; done
