@@ -12,11 +12,12 @@ use interp_kernels::gather::{
 
 use super::args::{arrays, channel_vector_layout, dispatch_dtypes, extent, layout_arg, scalar_layout, vector_strides};
 use super::block_interior::block_interior;
+use super::blocks_choice::blocks;
 use super::cells::{cells, CellsLaunch};
 use super::channel_strips::{channel_strips, scalar_strip, unrolled_strips};
 use super::choice::{
-    blocks, by_rule, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, unit_taps, vectorization,
-    PlanesLaunch, Vectorization,
+    by_rule, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, unit_taps, vectorization, PlanesLaunch,
+    Vectorization,
 };
 use super::cooperative::{gather_pool_split, gather_teams, gather_teams_channels};
 use super::io::GatherIo;

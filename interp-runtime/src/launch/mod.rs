@@ -10,6 +10,7 @@
 
 mod args;
 mod block_interior;
+mod blocks_choice;
 mod cells;
 mod channel_strips;
 mod choice;
