@@ -15,6 +15,9 @@
 #   sweep:    the suite's cases under 30% of the copy in either direction (SWEEP_ONLY, default
 #             from docs/bench.csv: those above 64 MB) under the default against each of
 #             SWEEP_OVERRIDES (forced strategies and rule flags), SWEEP_SECONDS each;
+#   blocksall: every suite case under the default against forced blocks (where blocks do not
+#             apply the call falls back to the default: 1.0x), the A/B a relaxed blocks rule
+#             needs (docs/PERFORMANCE.md v30, the sweep's ImageNet adjoints);
 #   tests:    the CUDA tests named in TESTS;
 #   suite:    `bench/gpu_run.sh bench` into $OUT/suite.
 set -uo pipefail
@@ -65,6 +68,7 @@ PY
     for o in ${SWEEP_OVERRIDES:-strategy=two-pass strategy=tiled strategy=blocks strategy=one-pass strategy=planes strategy=cells passes-when-shrinking tiles-when-shrinking channel-blocks volume-product=on}; do
         part ${SWEEP_SECONDS:-55} "sweep-${o//=/-}" "$SWEEP_ONLY" "$o"
     done ;;
+blocksall) part ${BLOCKS_SECONDS:-400} blocksall "" strategy=blocks ;;
 tests) tests_part 400 $TESTS ;;
 suite) OUT="$OUT/suite" bash bench/gpu_run.sh bench ;;
 esac; done
