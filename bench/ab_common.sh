@@ -3,7 +3,8 @@
 #   part SECONDS NAME ONLY OVERRIDE  the cases matching ONLY under the default and OVERRIDE,
 #                                    interleaved; per-case lines in $OUT/NAME/versus.log even
 #                                    where the timeout cuts the part; the bench binary is
-#                                    $RESAMPLE (default .gpu/bin/resample);
+#                                    $RESAMPLE (default .gpu/bin/resample), the suite
+#                                    $WORKLOADS (default bench/workloads.json);
 #   tests_part SECONDS FILTERS...    the CUDA numerics tests matching FILTERS, a summary in
 #                                    $OUT/tests/versus.log;
 #   keys LAYOUTS MODES NAME...       the case keys (`name layout dtype mode`) of these workloads
@@ -16,7 +17,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$OUT/gpu.txt
 part() {
     local seconds=$1 name=$2 only=$3 override=$4
     mkdir -p "$OUT/$name"
-    timeout "$seconds" "${RESAMPLE:-.gpu/bin/resample}" --workloads bench/workloads.json --only "$only" --versus "$override" \
+    timeout "$seconds" "${RESAMPLE:-.gpu/bin/resample}" --workloads "${WORKLOADS:-bench/workloads.json}" --only "$only" --versus "$override" \
         --out "$OUT/$name" 2> "$OUT/$name/versus.log"
     echo "== $name rc=$?" >> "$OUT/$name/versus.log"
 }

@@ -303,6 +303,18 @@ pub struct Tuning {
     /// the NCHW blocks, cells and tiles sum), deterministic either way: a pure function of
     /// the shape.
     pub channel_blocks: Option<bool>,
+    /// Whether the one-output-per-unit gather in channel order (channels-last tensors, and
+    /// every gather of channel vectors) reads its tables tap-major (a warp's load of one tap
+    /// reads its pixels' consecutive slots) instead of row-major (each pixel's taps
+    /// consecutive): `true` always, `false` never. Default: tap-major for scalar channels where a
+    /// pixel holds fewer units than a warp (docs/PERFORMANCE.md v31). The same bits either way.
+    pub channel_tables_tap_major: Option<bool>,
+    /// Whether gathers of the width alone (the first pass of two, a width-only resize) in
+    /// channels-last tensors whose channels make no vectors and fill less than a warp (RGB)
+    /// run the row segments kernel (a cube stages a row segment's source span in shared
+    /// memory): `true` wherever it applies, `false` never. Default: rows of more than 4 taps
+    /// whose span fits the stage (docs/PERFORMANCE.md v31). The same bits either way.
+    pub row_segments: Option<bool>,
 }
 
 /// Options of a call: the output size, and how the filter is sampled, as PyTorch takes

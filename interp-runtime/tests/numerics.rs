@@ -151,6 +151,22 @@ fn strategies_agree() {
             },
         ),
         ("one-pass", forced(Strategy::OnePass, None, None)),
+        // Both table layouts of the one-output gather in channel order (the default picks by
+        // the units a pixel holds).
+        (
+            "one-pass tap-major tables",
+            Tuning {
+                channel_tables_tap_major: Some(true),
+                ..forced(Strategy::OnePass, None, None)
+            },
+        ),
+        (
+            "one-pass row-major tables",
+            Tuning {
+                channel_tables_tap_major: Some(false),
+                ..forced(Strategy::OnePass, None, None)
+            },
+        ),
         ("planes x1", forced(Strategy::Planes, Some(1), None)),
         ("planes x3", forced(Strategy::Planes, Some(3), None)),
         ("planes x8", forced(Strategy::Planes, Some(8), None)),
@@ -259,6 +275,8 @@ fn strategies_agree() {
                 };
                 // Vectors, strips and pixel strips give each output the scalar kernel's sum.
                 same("one-pass", "one-pass scalar");
+                same("one-pass", "one-pass tap-major tables");
+                same("one-pass", "one-pass row-major tables");
                 // Strips of scalar outputs (NCHW strips, channels-last pixel strips): unrolled
                 // (single taps; 2x2 taps in pixel strips) and in loops.
                 same("one-pass scalar", "one-pass scalar looped");
@@ -1142,4 +1160,102 @@ fn cells_by_default_where_the_rule_says() {
         let (actual, gaps) = download(&client, &default);
         compare(&actual, gaps, &expected, DType::F32).unwrap_or_else(|e| panic!("{}: {e}", case.name()));
     }
+}
+
+/// The row segments kernel (the width pass through shared memory, a cube staging its row
+/// segment's source span), forced wherever it applies, on width passes along channel planes'
+/// rows (NCHW, the padded view) and channels-last rows of 1-21 channels: width-only resizes (one
+/// pass) and both axes (its first of two passes), an 8.6x antialiased shrink (rows of 35 taps),
+/// a 60x shrink whose spans outgrow the stage (units past it read the source), odd widths whose
+/// last segment is short, and 4x upsamples whose adjoints hold rows of no entries; every mode,
+/// dtype and direction against the f64 reference with poisoned outputs. Then, in f32, the bits
+/// of the same calls with the kernel off (each output sums the same taps in the same order).
+#[test]
+fn row_segments_stage_row_spans() {
+    let geometries = [
+        sized("C=3 5x1900 -> 5x221", [2, 3, 5, 1900], 5, 221),
+        sized("C=3 40x1920 -> 9x224", [1, 3, 40, 1920], 9, 224),
+        sized("C=1 3x600 -> 3x10", [2, 1, 3, 600], 3, 10),
+        sized("C=21 6x97 -> 6x389", [1, 21, 6, 97], 6, 389),
+        sized("C=5 7x131 -> 13x30", [1, 5, 7, 131], 13, 30),
+        sized("C=40 4x700 -> 3x81", [1, 40, 4, 700], 3, 81),
+    ];
+    let on = Tuning {
+        row_segments: Some(true),
+        ..Tuning::default()
+    };
+    forced_matches_reference_in("row segments", on, &geometries, &LAYOUTS);
+    let off = Tuning {
+        row_segments: Some(false),
+        ..Tuning::default()
+    };
+    let client = client();
+    let (mut failures, mut count) = (Vec::new(), 0);
+    for geometry in geometries {
+        for config in configs() {
+            let case = Case { config, geometry };
+            let plan = case.plan();
+            for layout in LAYOUTS {
+                for backward in [false, true] {
+                    count += 1;
+                    let (from, to) = call_shapes(&plan, backward);
+                    let x = random(from.iter().product(), count as u64);
+                    let source = upload(&client, &x, from, layout, DType::F32);
+                    let bits = |tuning| raw(&client, &run_in(&client, &case, backward, &source, to, layout, tuning));
+                    if bits(on) != bits(off) {
+                        failures.push(format!(
+                            "{} {layout:?} backward={backward}: the row segments changed the bits",
+                            case.name()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    println!("row segments, bits: {count} calls, {} differ", failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The row pass of two passes (forced) reads channels-last rows of pixels whose channels make
+/// no vectors as one channel along `width * channels` (`row_vectors`' pixel rows): the bits of
+/// the scalar row pass (`Tuning::row_vectors = Some(false)`) and the f64 reference, every mode,
+/// layout, dtype and direction, with the rows resampled first (a shrink whose height goes
+/// first) and second (a growing gather), folded widths of 48, 60 and 40 elements.
+#[test]
+fn row_passes_fold_pixel_rows() {
+    let geometries = [
+        sized("C=3 9x16 -> 4x8", [2, 3, 9, 16], 4, 8),
+        sized("C=3 5x12 -> 11x20", [2, 3, 5, 12], 11, 20),
+        sized("C=5 7x8 -> 3x4", [1, 5, 7, 8], 3, 4),
+    ];
+    let passes = |row_vectors| Tuning {
+        row_vectors: Some(row_vectors),
+        ..forced_strategy(Strategy::TwoPass)
+    };
+    forced_matches_reference_in("row passes in pixel rows", passes(true), &geometries, &LAYOUTS);
+    let client = client();
+    let (mut failures, mut count) = (Vec::new(), 0);
+    for geometry in geometries {
+        for config in configs() {
+            let case = Case { config, geometry };
+            let plan = case.plan();
+            for layout in LAYOUTS {
+                for backward in [false, true] {
+                    count += 1;
+                    let (from, to) = call_shapes(&plan, backward);
+                    let x = random(from.iter().product(), count as u64);
+                    let source = upload(&client, &x, from, layout, DType::F32);
+                    let bits = |tuning| raw(&client, &run_in(&client, &case, backward, &source, to, layout, tuning));
+                    if bits(passes(true)) != bits(passes(false)) {
+                        failures.push(format!(
+                            "{} {layout:?} backward={backward}: pixel rows changed the bits",
+                            case.name()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    println!("row passes in pixel rows, bits: {count} calls, {} differ", failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -17,6 +17,7 @@ mod pixel_strips;
 mod plane_pairs;
 mod planes;
 mod pool_split;
+mod row_segments;
 mod runs;
 mod single_tap;
 mod sum;
@@ -37,6 +38,7 @@ pub use pixel_strips::{separable_gather_pixel_strips, CHANNEL_STRIPS, STRIP_FIXE
 pub use plane_pairs::{separable_gather_plane_pairs, PAIR_SHIFT};
 pub use planes::{plane_shape, plane_shape_factored, separable_gather_planes, PLANE_SHAPES};
 pub use pool_split::{pool_partials_channels, pool_totals_channels, POOL_LANES, POOL_WARPS};
+pub use row_segments::{separable_gather_row_segments, SEGMENT_SPAN, SEGMENT_UNITS};
 pub use runs::{separable_gather_runs, RUN_VECTORS};
 pub use sum::SUM_BLOCK;
 pub use teams::{separable_gather_teams, team_vector_lanes, TEAMS, TEAM_CUBE};
@@ -346,7 +348,10 @@ fn row_block<FS: Float, A: Float, M: Size>(
 /// `channels_last` orders units with channels fastest (coalesced for NHWC; the order of every
 /// vector of several channels), else width fastest;
 /// `wide`: the variant that sums rows of more than [`SUM_BLOCK`] tap pairs in compensated
-/// blocks (the runtime launches it only for such tables).
+/// blocks (the runtime launches it only for such tables);
+/// `tap_major`: the tables' slot layout (see [`AxisTable`]): tap-major wherever a warp's
+/// units span several pixels (width order, or channels fastest with few units a pixel),
+/// row-major where they share one pixel's taps.
 #[cube(launch_unchecked)]
 pub fn separable_gather<FS: Float, FD: Float, A: Float, N: Size>(
     src: &Array<Vector<FS, N>>,
@@ -357,6 +362,7 @@ pub fn separable_gather<FS: Float, FD: Float, A: Float, N: Size>(
     #[comptime] channels_last: bool,
     #[comptime] unit_taps: bool,
     #[comptime] wide: bool,
+    #[comptime] tap_major: bool,
 ) {
     let total = layout.batch * layout.channels * layout.height * layout.width;
     let unit = ABSOLUTE_POS as u32;
@@ -365,9 +371,7 @@ pub fn separable_gather<FS: Float, FD: Float, A: Float, N: Size>(
     }
     let Pixel { n, c, p, q } = destination_pixel(unit, layout, channels_last);
     let s = layout.src_strides;
-    // Tap-major tables for units in width order; channels fastest (units sharing a pixel's
-    // taps: broadcast loads), row-major ones, whose slots cost fewer registers.
-    let sum = weighted_sum::<FS, A, N>(src, n * s.n + c * s.c, s, rows, p, cols, q, unit_taps, wide, !channels_last);
+    let sum = weighted_sum::<FS, A, N>(src, n * s.n + c * s.c, s, rows, p, cols, q, unit_taps, wide, tap_major);
     let d = layout.dst_strides;
     dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = Vector::cast_from(sum);
 }

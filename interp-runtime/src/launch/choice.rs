@@ -527,6 +527,23 @@ fn preferred_vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo,
     Vectorization::Strips(strip as u32)
 }
 
+/// Whether the one-output-per-unit gather in channel order reads tap-major tables, its pixels
+/// holding `units_per_pixel` units of `vector` channels each: the tuning's choice, else for
+/// scalar channels (channels that make no vectors: RGB, 19 or 21 classes) where a pixel holds
+/// fewer units than a warp (`STRIP_GROUP`). Measured on an H100 (docs/PERFORMANCE.md v31,
+/// every channels-last case of the suite against row-major tables): RGB 1080p -> 224
+/// antialiased forward 1.18-1.37x, the adjoints of 19- and 21-class logits upsampling
+/// 1.04-1.18x; channel vectors lost 2-5% (64 channels in 8 or 16 units a pixel, 16 f32
+/// channels in 4). Why: a warp's load of one tap then serves several pixels, whose slots are
+/// consecutive tap-major and a row apart row-major (RGB at 35 taps a row: 11 pixels' slots
+/// over 1.5 KB, a dozen cache lines a table load, against one); units of channel vectors
+/// hold more registers, and row-major slots cost one less.
+pub(super) fn channel_tables_tap_major(io: &GatherIo, units_per_pixel: usize, vector: usize) -> bool {
+    io.tuning
+        .channel_tables_tap_major
+        .unwrap_or(vector == 1 && units_per_pixel < STRIP_GROUP as usize)
+}
+
 /// Pixels in a pixel-strips group of `channels` channels: enough that a group spans a warp
 /// (`STRIP_GROUP` elements), so each of its load and store instructions covers consecutive
 /// addresses.

@@ -16,12 +16,13 @@ use super::blocks_choice::blocks;
 use super::cells::{cells, CellsLaunch};
 use super::channel_strips::{channel_strips, scalar_strip, unrolled_strips};
 use super::choice::{
-    by_rule, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, unit_taps, vectorization, PlanesLaunch,
-    Vectorization,
+    by_rule, channel_tables_tap_major, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, unit_taps,
+    vectorization, PlanesLaunch, Vectorization,
 };
 use super::cooperative::{gather_pool_split, gather_teams, gather_teams_channels};
 use super::io::GatherIo;
 use super::pool_split::pool_split;
+use super::row_segments::{gather_row_segments, row_segments};
 use super::row_vectors::rows_in_width_vectors;
 use super::runs::{runs, RunsLaunch};
 use super::table::DeviceTable;
@@ -77,6 +78,9 @@ pub(crate) fn gather<R: Runtime>(
     let widest_vector = client.io_optimized_vector_sizes(io.element_bytes()).next().unwrap_or(1);
     if let Some(launch) = blocks(io, widths, (rows.mean_taps, cols.mean_taps), vectors, widest_vector) {
         return gather_planes(client, io, rows, cols, launch);
+    }
+    if let Some(launch) = row_segments(io, rows, cols, vectors) {
+        return gather_row_segments(client, io, cols, launch);
     }
     if let Some(launch) = planes(io, widths, (rows.mean_taps, cols.mean_taps), vectors) {
         return gather_planes(client, io, rows, cols, launch);
@@ -145,6 +149,9 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     let tap_pairs = rows.mean_taps * cols.mean_taps;
     let widths = (rows.width as u64, cols.width as u64);
     let vectorization = vectorization(client, io, tap_pairs, widths);
+    if let Some(launch) = row_segments(io, rows, cols, vectorization) {
+        return gather_row_segments(client, io, cols, launch);
+    }
     if let Some(launch) = planes(io, widths, (rows.mean_taps, cols.mean_taps), vectorization) {
         return gather_planes(client, io, rows, cols, launch);
     }
@@ -182,6 +189,7 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     // Channels fastest when they are the destination's innermost dimension (NHWC), and for
     // every vector of several channels (the kernel is built for that order only).
     let channels_last = io.dst_view.channels_last() || matches!(vectorization, Vectorization::Channels(v) if v > 1);
+    let tap_major = !channels_last || channel_tables_tap_major(io, units_c, vector);
     // SAFETY: shapes, strides and buffer extents were validated; every unit guards its index,
     // and the lengths below are in elements, rounded up to whole vectors.
     unsafe {
@@ -197,12 +205,13 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
                         v,
                         src,
                         dst,
-                        rows.arg(!channels_last),
-                        cols.arg(!channels_last),
+                        rows.arg(tap_major),
+                        cols.arg(tap_major),
                         layout,
                         channels_last,
                         unit_taps,
                         wide,
+                        tap_major,
                     ),
                     Vectorization::Width(v) => separable_gather_along_width::launch_unchecked::<$fs, $fd, $a, R>(
                         client, count, dim, v, 1, src, dst, rows.arg(false), cols.arg(false), layout, unit_taps,
