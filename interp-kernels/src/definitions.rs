@@ -8,11 +8,11 @@ use cubecl::prelude::*;
 use crate::gather::{
     block_vector, cell_vector, cell_window_vector, plane_shape_factored, pool_partials_channels, pool_totals_channels, separable_gather,
     separable_gather_along_width, separable_gather_blocks, separable_gather_cell_edges, separable_gather_cells,
-    separable_gather_pixel_strips, separable_gather_plane_pairs, separable_gather_planes, separable_gather_row_segments,
-    separable_gather_runs, separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled,
-    team_vector_lanes, AxisTableCompilationArg, BlockInteriorCompilationArg, CellEdgesCompilationArg, CellRunCompilationArg, CellShape,
-    GatherLayoutCompilationArg, Sequence4CompilationArg, BLOCK_SHAPES, CELL_SHAPES, CHANNEL_STRIPS, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES,
-    POOL_LANES, POOL_WARPS, RUN_VECTORS, SEGMENT_UNITS, STRIP_FIXED_TAPS, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
+    separable_gather_pixel_strips, separable_gather_plane_pairs, separable_gather_planes, separable_gather_runs, separable_gather_strips,
+    separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled, team_vector_lanes, AxisTableCompilationArg,
+    BlockInteriorCompilationArg, CellEdgesCompilationArg, CellRunCompilationArg, CellShape, GatherLayoutCompilationArg,
+    Sequence4CompilationArg, BLOCK_SHAPES, CELL_SHAPES, CHANNEL_STRIPS, CHANNEL_TEAMS, MAX_STRIP, PLANE_SHAPES, POOL_LANES, POOL_WARPS,
+    RUN_VECTORS, STRIP_FIXED_TAPS, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
 };
 use crate::UNITS_PER_CUBE;
 
@@ -323,23 +323,6 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
             );
             push(format!("gather {types} teams x{team} channels v{v}"), definition);
         }
-    }
-    // Row segments (src, dst, cols, layout, segment pixels): the width pass through shared memory.
-    for planar in [false, true] {
-        let segments = settings(CubeDim::new_1d(SEGMENT_UNITS));
-        let definition = separable_gather_row_segments::SeparableGatherRowSegments::<FS, FD, A, R>::new(
-            segments,
-            client.clone(),
-            array(),
-            array(),
-            axis_table(),
-            gather_layout(),
-            (),
-            planar,
-        )
-        .define();
-        let rows = if planar { "planar" } else { "pixels" };
-        push(format!("gather {types} row segments {rows}"), definition);
     }
     let tiles = settings(CubeDim::new_2d(TILE_W, TILE_H));
     push(

@@ -309,12 +309,6 @@ pub struct Tuning {
     /// consecutive): `true` always, `false` never. Default: tap-major for scalar channels where a
     /// pixel holds fewer units than a warp (docs/PERFORMANCE.md v31). The same bits either way.
     pub channel_tables_tap_major: Option<bool>,
-    /// Whether gathers of the width alone (the first pass of two, a width-only resize) in
-    /// channels-last tensors whose channels make no vectors and fill less than a warp (RGB)
-    /// run the row segments kernel (a cube stages a row segment's source span in shared
-    /// memory): `true` wherever it applies, `false` never. Default: rows of more than 4 taps
-    /// whose span fits the stage (docs/PERFORMANCE.md v31). The same bits either way.
-    pub row_segments: Option<bool>,
 }
 
 /// Options of a call: the output size, and how the filter is sampled, as PyTorch takes

@@ -17,7 +17,6 @@ mod pixel_strips;
 mod plane_pairs;
 mod planes;
 mod pool_split;
-mod row_segments;
 mod runs;
 mod single_tap;
 mod sum;
@@ -38,7 +37,6 @@ pub use pixel_strips::{separable_gather_pixel_strips, CHANNEL_STRIPS, STRIP_FIXE
 pub use plane_pairs::{separable_gather_plane_pairs, PAIR_SHIFT};
 pub use planes::{plane_shape, plane_shape_factored, separable_gather_planes, PLANE_SHAPES};
 pub use pool_split::{pool_partials_channels, pool_totals_channels, POOL_LANES, POOL_WARPS};
-pub use row_segments::{separable_gather_row_segments, SEGMENT_SPAN, SEGMENT_UNITS};
 pub use runs::{separable_gather_runs, RUN_VECTORS};
 pub use sum::SUM_BLOCK;
 pub use teams::{separable_gather_teams, team_vector_lanes, TEAMS, TEAM_CUBE};

@@ -131,22 +131,58 @@ const BLOCKS_MIN_WIDTH: usize = 64;
 /// blocks ran ImageNet's 375x500 -> 256 bicubic backward (3-wide rows holding 2.73 and 2.04
 /// entries) 3.3x faster in NCHW and 2.5x in channels-last bf16 (H100, docs/PERFORMANCE.md
 /// v25), below that bound and above this one.
+///
+/// With fewer than `FEW_CHANNELS` channels the fill bound is `2 mean >= taps` (docs/PERFORMANCE.md
+/// v31, H100, forced blocks against the default on the suite and on bench/validation-blocks.json):
+/// the adjoints of bilinear shrinks by 1.46x-1.95x (ImageNet's 375x500 -> 256^2: rows of 1.0-1.4
+/// entries in 2-wide tables) 1.56-1.80x in NCHW, 1.24x channels-last bf16; of 1.5x and 1.6x
+/// (720p -> 480p, 480x640 -> 300x400, 1.25-1.33 entries) 1.55-1.80x in NCHW, 1.41-1.45x
+/// channels-last bf16. With 64 channels the same 1.6x adjoint ran 0.95x (f32) and 1.01x
+/// (bf16): there the planes kernel already spreads a pixel's table entries over 8-16 channels,
+/// where RGB's units serve at most three, so the entries a block shares over four pixels are
+/// what saves.
 fn blocks_pay(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64)) -> bool {
     let nchw = !io.src_view.channels_last() && !io.dst_view.channels_last();
+    let rows = if io.dst_view.shape[1] < FEW_CHANNELS {
+        RowsFill::Sparse
+    } else {
+        RowsFill::Full
+    };
     (nchw || blocks_pay_channels_last(io, widths))
         && io.dst_view.shape[3] >= BLOCKS_MIN_WIDTH
-        && grows_with_full_rows(io, widths, mean_taps)
+        && grows_with_rows(io, widths, mean_taps, rows)
 }
 
-/// Whether no axis of the gather shrinks and its tables' rows are full enough that a block's
-/// window of `taps + 1` values per axis holds no more than its two outputs' own taps
-/// (`2 mean >= taps + 1`): the ground both blocks rules ([`blocks_pay`],
-/// [`channel_blocks_pay`]) share.
-fn grows_with_full_rows(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64)) -> bool {
+/// Channels below which the scalar blocks rule takes sparser rows ([`RowsFill::Sparse`]).
+const FEW_CHANNELS: usize = 4;
+
+/// How full a table's rows must be for blocks to take a growing gather.
+#[derive(Clone, Copy)]
+enum RowsFill {
+    /// `2 mean >= taps + 1`: a block's window of `taps + 1` values per axis holds no more
+    /// than its two outputs' own taps.
+    Full,
+    /// `2 mean >= taps`: a window of at most one value more than the two outputs' taps (few
+    /// channels, where a block's shared table entries pay for it).
+    Sparse,
+}
+
+/// Whether no axis of the gather shrinks and its tables' rows are as full as `rows` says on
+/// both axes: the ground both blocks rules ([`blocks_pay`], [`channel_blocks_pay`]) share.
+fn grows_with_rows(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64), rows: RowsFill) -> bool {
     let [_, _, src_h, src_w] = io.src_view.shape;
     let [_, _, dst_h, dst_w] = io.dst_view.shape;
-    let full = |mean: f64, width: u64| 2.0 * mean >= (width + 1) as f64;
+    let extra = match rows {
+        RowsFill::Full => 1,
+        RowsFill::Sparse => 0,
+    };
+    let full = |mean: f64, width: u64| 2.0 * mean >= (width + extra) as f64;
     src_h <= dst_h && src_w <= dst_w && full(mean_taps.0, widths.0) && full(mean_taps.1, widths.1)
+}
+
+/// [`grows_with_rows`] with full rows: the channel-vector and channel-order rules.
+fn grows_with_full_rows(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64)) -> bool {
+    grows_with_rows(io, widths, mean_taps, RowsFill::Full)
 }
 
 /// Where blocks also pay in channels-last tensors (measured on an H100, docs/PERFORMANCE.md
@@ -156,11 +192,18 @@ fn grows_with_full_rows(io: &GatherIo, widths: (u64, u64), mean_taps: (f64, f64)
 /// bicubic downsampling 2.1-2.4x (1080p, 4K, 4096^2, 512^2 at 2x-4.8x), 1.3-1.4x at 1.5x;
 /// 2x2 in f16 and bf16: bilinear-aa adjoints 1.5-1.6x, 224 -> 299 bilinear 1.2x; 6x6 (the
 /// adjoints of lanczos3-aa downsampling) 1.10x at 1.5x, 2.1-2.5x at 4x. Not 2x2 in f32
-/// (0.79-0.83x on the same five workloads): a block's twelve scattered 4-byte stores (lanes
-/// two pixels, 24 bytes, apart) for a 3x3 window; the larger windows of the 4x4 and 6x6
-/// shapes and the 2-byte stores of half precision carry them. Why it generalizes: as in NCHW, a
-/// block shares its table entries and its window over four pixels, and with few channels a
-/// warp's reads stay within a few lines of each source row.
+/// (0.79-0.83x on the same five workloads; v31: 0.73-0.79x on the adjoints of 1.33x-2.3x
+/// bilinear shrinks): a block's twelve scattered 4-byte stores (lanes two pixels, 24 bytes,
+/// apart) for a 3x3 window; the larger windows of the 3x3 (since v31), 4x4 and 6x6 shapes and
+/// the 2-byte stores of half precision carry them. The 3x3 shape in f32 (v31, H100: the
+/// adjoints of bicubic shrinks by 1.33x-1.95x, ImageNet's 375x500 -> 256^2, 720p -> 480p,
+/// 480x640 -> 300x400, 400^2 -> 300^2) 1.63-1.85x. Why it generalizes: as in NCHW, a block
+/// shares its table entries and its window over four pixels, and with few channels a warp's
+/// reads stay within a few lines of each source row.
 fn blocks_pay_channels_last(io: &GatherIo, widths: (u64, u64)) -> bool {
-    both_channels_last(io) && pixel_fits_one_load(io) && (widths.0.min(widths.1) >= 4 || io.element_bytes() <= 2)
+    both_channels_last(io) && pixel_fits_one_load(io) && (widths.0.min(widths.1) >= F32_CHANNELS_LAST_MIN_TAPS || io.element_bytes() <= 2)
 }
+
+/// Fewest taps per axis of the blocks shapes channels-last pixels of f32 (or f64) take by
+/// default: 3x3 and up (v31), not 2x2.
+const F32_CHANNELS_LAST_MIN_TAPS: u64 = 3;

@@ -22,7 +22,6 @@ use super::choice::{
 use super::cooperative::{gather_pool_split, gather_teams, gather_teams_channels};
 use super::io::GatherIo;
 use super::pool_split::pool_split;
-use super::row_segments::{gather_row_segments, row_segments};
 use super::row_vectors::rows_in_width_vectors;
 use super::runs::{runs, RunsLaunch};
 use super::table::DeviceTable;
@@ -78,9 +77,6 @@ pub(crate) fn gather<R: Runtime>(
     let widest_vector = client.io_optimized_vector_sizes(io.element_bytes()).next().unwrap_or(1);
     if let Some(launch) = blocks(io, widths, (rows.mean_taps, cols.mean_taps), vectors, widest_vector) {
         return gather_planes(client, io, rows, cols, launch);
-    }
-    if let Some(launch) = row_segments(io, rows, cols, vectors) {
-        return gather_row_segments(client, io, cols, launch);
     }
     if let Some(launch) = planes(io, widths, (rows.mean_taps, cols.mean_taps), vectors) {
         return gather_planes(client, io, rows, cols, launch);
@@ -149,9 +145,6 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     let tap_pairs = rows.mean_taps * cols.mean_taps;
     let widths = (rows.width as u64, cols.width as u64);
     let vectorization = vectorization(client, io, tap_pairs, widths);
-    if let Some(launch) = row_segments(io, rows, cols, vectorization) {
-        return gather_row_segments(client, io, cols, launch);
-    }
     if let Some(launch) = planes(io, widths, (rows.mean_taps, cols.mean_taps), vectorization) {
         return gather_planes(client, io, rows, cols, launch);
     }

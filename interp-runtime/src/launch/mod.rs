@@ -3,8 +3,7 @@
 //! source and a destination (`io`), choose how to run a gather (`choice`; teams of units per
 //! output: `teams_choice`; channels-last pixel strips: `channel_strips`; weight-one column
 //! runs read in vectors: `runs`; gathers of rows alone read along a contiguous width in vectors:
-//! `row_vectors`; width passes of few channels through shared memory: `row_segments`;
-//! channels-last pooling in split windows: `pool_split`; which
+//! `row_vectors`; channels-last pooling in split windows: `pool_split`; which
 //! depth x height products a volume reads in one gather: `volume_choice`; channels per unit of
 //! the planes, blocks and cells kernels: `unit_channels`), launch it (`gather`; the
 //! shared-memory reductions: `cooperative`; kernel arguments and the dtype dispatch: `args`).
@@ -21,7 +20,6 @@ mod io;
 mod pool_split;
 mod repeats;
 mod route;
-mod row_segments;
 mod row_vectors;
 mod runs;
 mod table;
