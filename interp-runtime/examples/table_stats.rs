@@ -1,42 +1,42 @@
-// temporary: table widths and mean taps per axis, forward and adjoint
-use interp_runtime::{reference, Mode, Options};
+//! The widest row and the mean entries a row of both axes' tables of a 2-D resize, forward and
+//! adjoint (backward), from the f64 reference's taps merged and without zero weights as the
+//! runtime's tables hold them: what the launch rules' fill bounds read (docs/PERFORMANCE.md
+//! v31 placed the blocks rule with it). `cargo run --release --example table_stats -- MODE H W
+//! OUT_H OUT_W` (MODE a `Mode` name, `-aa` appended for antialiasing) prints
+//! `fwd ROW_WIDTH ROW_MEAN COL_WIDTH COL_MEAN bwd ...`.
+
 use std::collections::BTreeMap;
-fn stats(t: &reference::AxisTaps, in_len: usize, adjoint: bool) -> (usize, f64) {
-    let rows: Vec<BTreeMap<usize, f64>> = if !adjoint {
-        t.iter()
-            .map(|r| {
-                let mut m = BTreeMap::new();
-                for &(i, w) in r {
-                    *m.entry(i).or_insert(0.0) += w;
-                }
-                m
-            })
-            .collect()
-    } else {
-        let mut a = vec![BTreeMap::new(); in_len];
-        for (o, r) in t.iter().enumerate() {
-            for &(i, w) in r {
-                *a[i].entry(o).or_insert(0.0) += w;
-            }
+
+use interp_runtime::{reference, Mode, Options};
+
+/// (widest row, mean entries a row) of `taps` (an axis of `in_len` inputs), or of its adjoint.
+fn stats(taps: &reference::AxisTaps, in_len: usize, adjoint: bool) -> (usize, f64) {
+    let mut rows: Vec<BTreeMap<usize, f64>> = vec![BTreeMap::new(); if adjoint { in_len } else { taps.len() }];
+    for (o, row) in taps.iter().enumerate() {
+        for &(i, w) in row {
+            let (r, k) = if adjoint { (i, o) } else { (o, i) };
+            *rows[r].entry(k).or_insert(0.0) += w;
         }
-        a
-    };
+    }
     let counts: Vec<usize> = rows.iter().map(|m| m.values().filter(|&&w| w != 0.0).count()).collect();
-    (
-        *counts.iter().max().unwrap(),
-        counts.iter().sum::<usize>() as f64 / counts.len() as f64,
-    )
+    let widest = counts.iter().copied().max().unwrap_or(0);
+    (widest, counts.iter().sum::<usize>() as f64 / counts.len().max(1) as f64)
 }
+
 fn main() {
-    let a: Vec<String> = std::env::args().collect();
-    let mode = *Mode::ALL.iter().find(|m| m.name() == a[1].trim_end_matches("-aa")).unwrap();
-    let aa = a[1].ends_with("-aa");
-    let dims: Vec<usize> = a[2..].iter().map(|s| s.parse().unwrap()).collect();
-    let (h, w, oh, ow) = (dims[0], dims[1], dims[2], dims[3]);
-    let opts = Options::size(oh, ow).antialias(aa);
-    let (r, c) = reference::taps(mode, [1, 1, h, w], &opts).unwrap();
-    let (fr, fc) = (stats(&r, h, false), stats(&c, w, false));
-    let (br, bc) = (stats(&r, h, true), stats(&c, w, true));
+    let usage = "usage: table_stats MODE[-aa] H W OUT_H OUT_W";
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let name = args.first().expect(usage);
+    let mode = *Mode::ALL
+        .iter()
+        .find(|m| m.name() == name.trim_end_matches("-aa"))
+        .expect("a Mode name");
+    let dims: Vec<usize> = args[1..].iter().map(|s| s.parse().expect(usage)).collect();
+    let [h, w, out_h, out_w] = dims[..] else { panic!("{usage}") };
+    let options = Options::size(out_h, out_w).antialias(name.ends_with("-aa"));
+    let (rows, cols) = reference::taps(mode, [1, 1, h, w], &options).expect("a valid resize");
+    let (fr, fc) = (stats(&rows, h, false), stats(&cols, w, false));
+    let (br, bc) = (stats(&rows, h, true), stats(&cols, w, true));
     println!(
         "fwd {} {:.2} {} {:.2} bwd {} {:.2} {} {:.2}",
         fr.0, fr.1, fc.0, fc.1, br.0, br.1, bc.0, bc.1

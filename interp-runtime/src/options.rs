@@ -272,8 +272,10 @@ pub struct Tuning {
     /// Whether a gather that resamples the rows alone (its column table the identity: the
     /// depth pass of a volume, the row pass of two passes, an unchanged width) along a
     /// contiguous width reads that width as vectors, a unit per vector of consecutive
-    /// columns, as channels-last gathers read channels. Default: yes (docs/PERFORMANCE.md
-    /// v23); with `false` those gathers take the scalar kernels. The same bits either way.
+    /// columns, as channels-last gathers read channels; channels-last rows of pixels whose
+    /// channels make no vectors (RGB) count as one contiguous width of `width * channels`
+    /// (v31). Default: yes (docs/PERFORMANCE.md v23, v31); with `false` those gathers take the
+    /// scalar kernels. The same bits either way.
     pub row_vectors: Option<bool>,
     /// Whether the factored planes shape (antialiased or adjoint gathers of 5-8 taps per
     /// axis, halving both axes, scalar layouts) runs a unit per two vertically neighbouring
