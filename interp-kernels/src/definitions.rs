@@ -86,9 +86,13 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
                 // unit-tap blocked variants spilled registers.
                 for wide in [false, true].into_iter().filter(|&wide| !(wide && unit_taps)) {
                     let blocked = if wide { " wide" } else { "" };
-                    // Width order reads tap-major tables; channels fastest either layout (few
-                    // units a pixel: tap-major).
-                    for tap_major in [true, false].into_iter().filter(|&major| major || channels_last) {
+                    // Width order reads tap-major tables; scalar channels in channel order either
+                    // layout (few units a pixel: tap-major); vectors row-major (their tap-major
+                    // variants spilled registers).
+                    for tap_major in [true, false]
+                        .into_iter()
+                        .filter(|&major| if channels_last { v == 1 || !major } else { major })
+                    {
                         let slots = if tap_major { "" } else { " row-major" };
                         let definition =
                             define!(separable_gather::SeparableGather<FS, FD, A, R>, line(), v, channels_last, unit_taps, wide, tap_major);

@@ -305,11 +305,12 @@ pub struct Tuning {
     /// the NCHW blocks, cells and tiles sum), deterministic either way: a pure function of
     /// the shape.
     pub channel_blocks: Option<bool>,
-    /// Whether the one-output-per-unit gather in channel order (channels-last tensors, and
-    /// every gather of channel vectors) reads its tables tap-major (a warp's load of one tap
-    /// reads its pixels' consecutive slots) instead of row-major (each pixel's taps
-    /// consecutive): `true` always, `false` never. Default: tap-major for scalar channels where a
-    /// pixel holds fewer units than a warp (docs/PERFORMANCE.md v31). The same bits either way.
+    /// Whether the one-output-per-unit gather in channel order over scalar channels
+    /// (channels-last tensors whose channels make no vectors) reads its tables tap-major (a
+    /// warp's load of one tap reads its pixels' consecutive slots) instead of row-major (each
+    /// pixel's taps consecutive): `true` always, `false` never; vectors of channels read
+    /// row-major either way. Default: tap-major where a pixel holds fewer units than a warp
+    /// (docs/PERFORMANCE.md v31). The same bits either way.
     pub channel_tables_tap_major: Option<bool>,
 }
 

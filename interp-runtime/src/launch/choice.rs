@@ -538,10 +538,11 @@ fn preferred_vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo,
 /// consecutive tap-major and a row apart row-major (RGB at 35 taps a row: 11 pixels' slots
 /// over 1.5 KB, a dozen cache lines a table load, against one); units of channel vectors
 /// hold more registers, and row-major slots cost one less.
+///
+/// Vectors of channels read row-major whatever the tuning: their tap-major variants spilled
+/// registers (CUDA, f32 vectors of 4: the kernels check), so they are not built.
 pub(super) fn channel_tables_tap_major(io: &GatherIo, units_per_pixel: usize, vector: usize) -> bool {
-    io.tuning
-        .channel_tables_tap_major
-        .unwrap_or(vector == 1 && units_per_pixel < STRIP_GROUP as usize)
+    vector == 1 && io.tuning.channel_tables_tap_major.unwrap_or(units_per_pixel < STRIP_GROUP as usize)
 }
 
 /// Pixels in a pixel-strips group of `channels` channels: enough that a group spans a warp
