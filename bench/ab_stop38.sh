@@ -7,7 +7,8 @@
 #              apply the call falls back to the default: 1.0x), the A/B a relaxed blocks rule
 #              needs (docs/PERFORMANCE.md v30, the sweep's ImageNet adjoints);
 #   segments:  every suite case under the default (v31: width passes of more than 4 taps in the
-#              row segments kernel) against `no-row-segments`;
+#              row segments kernel) against `no-row-segments` (needs the bundle of f9617bf:
+#              the kernel and its flag were reverted after the run, docs/PERFORMANCE.md v31);
 #   rowfold:   every channels-last case under the default (v31: row passes of RGB read as one
 #              channel along width x channels, in vectors) against `row-scalar`;
 #   passes:    the channels-last RGB shrinks below 4x (tiles by default) under the default
