@@ -246,11 +246,7 @@ fn strategies_agree() {
                     );
                     let dst = poisoned(&client, to, layout, DType::F32);
                     let options = case.options().tuning(tuning);
-                    let run = if backward {
-                        interpolate_backward(&client, case.config.mode, source.view(), dst.view(), &options)
-                    } else {
-                        interpolate(&client, case.config.mode, source.view(), dst.view(), &options)
-                    };
+                    let run = resize(&client, case.config.mode, &source, &dst, &options, backward);
                     if let Err(error) = run {
                         failures.push(format!("{label}: {error}"));
                         continue;
@@ -327,12 +323,7 @@ fn run_in(
 ) -> DeviceTensor {
     let dst = poisoned(client, to, layout, DType::F32);
     let options = case.options().tuning(tuning);
-    if backward {
-        interpolate_backward(client, case.config.mode, source.view(), dst.view(), &options)
-    } else {
-        interpolate(client, case.config.mode, source.view(), dst.view(), &options)
-    }
-    .expect("a valid call");
+    resize(client, case.config.mode, source, &dst, &options, backward).expect("a valid call");
     dst
 }
 
@@ -360,11 +351,7 @@ fn forced_matches_reference_in(what: &str, tuning: Tuning, geometries: &[Geometr
                         let x = quantize(dtype, &random(from.iter().product(), count as u64));
                         let source = upload(&client, &x, from, layout, dtype);
                         let dst = poisoned(&client, to, layout, dtype);
-                        let run = if backward {
-                            interpolate_backward(&client, case.config.mode, source.view(), dst.view(), &options)
-                        } else {
-                            interpolate(&client, case.config.mode, source.view(), dst.view(), &options)
-                        };
+                        let run = resize(&client, case.config.mode, &source, &dst, &options, backward);
                         let expected = reference_of(&x, &plan.input, &rows, &cols, backward);
                         let outcome = run.map_err(|e| e.to_string()).and_then(|()| {
                             let (actual, gaps) = download(&client, &dst);

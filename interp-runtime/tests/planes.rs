@@ -5,7 +5,7 @@ mod common;
 
 use common::cases::{configs, Case, Geometry};
 use common::*;
-use interp_runtime::{interpolate, interpolate_backward, Resize, Spatial, Strategy, Tuning};
+use interp_runtime::{Resize, Spatial, Strategy, Tuning};
 
 /// A geometry of `input` resized to `height x width`.
 const fn sized(label: &'static str, input: [usize; 4], height: usize, width: usize) -> Geometry {
@@ -73,11 +73,7 @@ fn plane_pairs_give_the_bits_of_single_rows() {
                         let run = |pairs| {
                             let dst = poisoned(&client, to, layout, dtype);
                             let options = case.options().tuning(tuning(pairs));
-                            let run = if backward {
-                                interpolate_backward(&client, config.mode, source.view(), dst.view(), &options)
-                            } else {
-                                interpolate(&client, config.mode, source.view(), dst.view(), &options)
-                            };
+                            let run = resize(&client, config.mode, &source, &dst, &options, backward);
                             run.map(|()| dst)
                         };
                         let (pairs, single) = match (run(true), run(false)) {

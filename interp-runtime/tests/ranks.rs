@@ -224,22 +224,6 @@ fn volume_products_by_default_where_the_rule_says() {
     }
 }
 
-/// The call in one direction: `source` resized into `dst`, or with `backward` the adjoint.
-fn resize(
-    client: &Client,
-    mode: Mode,
-    source: &DeviceTensor,
-    dst: &DeviceTensor,
-    options: &Options,
-    backward: bool,
-) -> Result<(), InterpError> {
-    if backward {
-        interpolate_backward(client, mode, source.view(), dst.view(), options)
-    } else {
-        interpolate(client, mode, source.view(), dst.view(), options)
-    }
-}
-
 /// The f64 reference of that direction from `x` (an input of `input`'s shape, or with
 /// `backward` a gradient of the output's).
 fn reference_direction(x: &[f64], input: &[usize], axes: &[reference::AxisTaps], backward: bool) -> Vec<f64> {

@@ -86,3 +86,19 @@ pub fn reference_of(x: &[f64], input: &[usize], rows: &AxisTaps, cols: &AxisTaps
         reference::forward(x, input, rows, cols)
     }
 }
+
+/// The call in one direction: `source` resized into `dst`, or with `backward` the adjoint.
+pub fn resize(
+    client: &Client,
+    mode: interp_runtime::Mode,
+    source: &DeviceTensor,
+    dst: &DeviceTensor,
+    options: &interp_runtime::Options,
+    backward: bool,
+) -> Result<(), interp_runtime::InterpError> {
+    if backward {
+        interp_runtime::interpolate_backward(client, mode, source.view(), dst.view(), options)
+    } else {
+        interp_runtime::interpolate(client, mode, source.view(), dst.view(), options)
+    }
+}
