@@ -23,7 +23,7 @@
 set -uo pipefail
 source "$(dirname "$0")/ab_common.sh"
 PARTS=${PARTS:-segments rowfold passes validate rgbncu tests}
-TESTS=${TESTS:-strategies_agree channels_last_rules blocks_by_default row_segments row_passes_fold}
+TESTS=${TESTS:-strategies_agree channels_last_rules blocks_by_default row_passes_fold}
 for p in $PARTS; do
     case $p in
     tapmajor) part ${TAPMAJOR_SECONDS:-200} tapmajor " nhwc " tables-row-major ;;
