@@ -48,12 +48,15 @@ pub(super) fn rows_in_width_vectors<'a, R: Runtime>(
     let (src_view, dst_view) = if contiguous(&io.src_view) && contiguous(&io.dst_view) {
         (io.src_view, io.dst_view)
     } else {
-        let channel_vectors = matches!(
-            vectorization(client, io, rows.mean_taps, (rows.width as u64, 1)),
-            Vectorization::Channels(v) if v > 1
-        );
+        // Only where both views fold: the channel-vector check costs a vectorization choice.
+        let channel_vectors = || {
+            matches!(
+                vectorization(client, io, rows.mean_taps, (rows.width as u64, 1)),
+                Vectorization::Channels(v) if v > 1
+            )
+        };
         match (pixel_rows(&io.src_view), pixel_rows(&io.dst_view)) {
-            (Some(src), Some(dst)) if !channel_vectors => (src, dst),
+            (Some(src), Some(dst)) if !channel_vectors() => (src, dst),
             _ => return None,
         }
     };
