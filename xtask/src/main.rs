@@ -10,6 +10,8 @@
 //!   of every kernel or of those whose names contain NAME.
 //! - `tour`: the demo (`cargo run --release --example tour -p interp-runtime`), after making
 //!   sure the machine has a device for it (see `vulkan`).
+//! - `package`: verify's package step alone (each library crate packaged and built from the
+//!   package; stale copies of earlier runs removed first, see `package`).
 //! - `gpu-bundle`: build the CUDA tests, demo and bench into `.gpu/bin` for the GPU machine.
 
 mod cmd;
@@ -18,6 +20,7 @@ mod filters;
 mod gpu;
 mod kernels;
 mod modes;
+mod package;
 mod verify;
 mod vulkan;
 
@@ -25,7 +28,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: cargo xtask <verify | tour | fuzz [--cases N | --seed S] | codegen | filters | kernels [--only NAME] | gpu-bundle>";
+    "usage: cargo xtask <verify | tour | fuzz [--cases N | --seed S] | codegen | filters | kernels [--only NAME] | package | gpu-bundle>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -37,6 +40,7 @@ fn main() -> ExitCode {
         Some("fuzz") => fuzz(&args[1..]),
         Some("codegen") => codegen::run(Action::Overwrite),
         Some("filters") => filters::run(Action::Overwrite),
+        Some("package") => package::run(),
         Some("gpu-bundle") => gpu::run(),
         Some("kernels") => kernels_only(&args[1..]).and_then(kernels::run).and_then(|report| {
             verify::fail_on_kernel_errors(&report)?;

@@ -2,7 +2,7 @@
 
 use crate::cmd::{cargo, cargo_test, cargo_with_env};
 use crate::kernels::{self, Report};
-use crate::{codegen, filters, Action};
+use crate::{codegen, filters, package, Action};
 
 pub fn run() -> Result<(), String> {
     cargo("format", &["fmt", "--all", "--", "--check"])?;
@@ -20,7 +20,7 @@ pub fn run() -> Result<(), String> {
     cargo_with_env("doc", &["doc", "--workspace", "--no-deps", "--exclude", "xtask"], &deny)?;
     // Each library crate packaged as crates.io would receive it and built from that package,
     // against the other packaged crates; nothing is uploaded.
-    cargo("package", &["publish", "--dry-run", "--workspace", "--allow-dirty"])?;
+    package::run()?;
     // The HIP runtime's build: cubecl-hip-sys loads ROCm's libraries at run time, so the
     // library, its tests and examples build and link without ROCm (they need an AMD GPU to run).
     let hip = [
