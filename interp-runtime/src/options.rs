@@ -312,6 +312,13 @@ pub struct Tuning {
     /// row-major either way. Default: tap-major where a pixel holds fewer units than a warp
     /// (docs/PERFORMANCE.md v31). The same bits either way.
     pub channel_tables_tap_major: Option<bool>,
+    /// Whether the one-output-per-unit gather of scalar outputs in width order (NCHW) over
+    /// weighted rows of at most 64 tap pairs runs a unit per pixel and group of up to 4
+    /// channels, each table entry loaded once for the group (`separable_gather_plane_loops`):
+    /// `true` wherever it applies, `false` never. Default: more than 16 mean tap pairs per
+    /// output (the width passes of antialiased downsampling at 4x and more), two channels or
+    /// more, and enough units (docs/PERFORMANCE.md v32). The same bits either way.
+    pub plane_loops: Option<bool>,
 }
 
 /// Options of a call: the output size, and how the filter is sampled, as PyTorch takes

@@ -50,14 +50,23 @@ impl AxisTaps {
         self.weight.iter().all(|&w| w == 1.0) && self.uniform_contiguous()
     }
 
+    /// Whether every row reads consecutive indices (any weights): then a sum needs each
+    /// row's first index alone, its others following it.
+    pub fn contiguous(&self) -> bool {
+        self.offsets
+            .windows(2)
+            .all(|w| self.index[w[0]..w[1]].windows(2).all(|p| p[1] == p[0] + 1))
+    }
+
     /// Whether every row reads consecutive indices with one weight for all of them (area
     /// pooling, box filters, nearest): then a sum needs each row's first index, count and
     /// weight, and can add its source values before weighting them once.
     pub fn uniform_contiguous(&self) -> bool {
-        self.offsets.windows(2).all(|w| {
-            let (index, weight) = (&self.index[w[0]..w[1]], &self.weight[w[0]..w[1]]);
-            index.windows(2).all(|p| p[1] == p[0] + 1) && weight.iter().all(|&v| v == weight[0])
-        })
+        self.contiguous()
+            && self.offsets.windows(2).all(|w| {
+                let weight = &self.weight[w[0]..w[1]];
+                weight.iter().all(|&v| v == weight[0])
+            })
     }
 
     /// Whether every row `r` reads index `r` alone with weight one (an axis the resize leaves

@@ -167,6 +167,14 @@ fn strategies_agree() {
                 ..forced(Strategy::OnePass, None, None)
             },
         ),
+        // A unit per pixel and group of channels sharing each table entry (NCHW).
+        (
+            "one-pass plane loops",
+            Tuning {
+                plane_loops: Some(true),
+                ..forced(Strategy::OnePass, None, None)
+            },
+        ),
         ("planes x1", forced(Strategy::Planes, Some(1), None)),
         ("planes x3", forced(Strategy::Planes, Some(3), None)),
         ("planes x8", forced(Strategy::Planes, Some(8), None)),
@@ -273,6 +281,7 @@ fn strategies_agree() {
                 same("one-pass", "one-pass scalar");
                 same("one-pass", "one-pass tap-major tables");
                 same("one-pass", "one-pass row-major tables");
+                same("one-pass", "one-pass plane loops");
                 // Strips of scalar outputs (NCHW strips, channels-last pixel strips): unrolled
                 // (single taps; 2x2 taps in pixel strips) and in loops.
                 same("one-pass scalar", "one-pass scalar looped");
@@ -1244,5 +1253,61 @@ fn row_passes_fold_pixel_rows() {
         }
     }
     println!("row passes in pixel rows, bits: {count} calls, {} differ", failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Plane loops (`Tuning::plane_loops`, forced: a unit per pixel and group of up to 4
+/// channels, each table entry loaded once for the group) in one pass and in two, on rows of up
+/// to 64 taps (antialiased width ratios of 11x and 14x, a 6x height ratio), RGB, 5 channels (a
+/// group of 3 and one of 2) and 9 (three of 3): the bits of the one-output kernel
+/// (`plane_loops = Some(false)`) in every dtype, mode, layout (channels-last declines them) and
+/// direction, and the f64 reference.
+#[test]
+fn plane_loops_share_table_entries() {
+    let geometries = [
+        sized("C=3 12x90 -> 5x8", [2, 3, 12, 90], 5, 8),
+        sized("C=5 9x70 -> 9x5", [1, 5, 9, 70], 9, 5),
+        sized("C=9 36x11 -> 6x4", [1, 9, 36, 11], 6, 4),
+    ];
+    let loops = |strategy, plane_loops| Tuning {
+        plane_loops: Some(plane_loops),
+        ..forced_strategy(strategy)
+    };
+    for strategy in [Strategy::OnePass, Strategy::TwoPass] {
+        forced_matches_reference_in("plane loops", loops(strategy, true), &geometries, &LAYOUTS);
+    }
+    let client = client();
+    let (mut failures, mut count) = (Vec::new(), 0);
+    for geometry in geometries {
+        for config in configs() {
+            let case = Case { config, geometry };
+            let plan = case.plan();
+            for layout in LAYOUTS {
+                for dtype in dtypes(&client) {
+                    for backward in [false, true] {
+                        count += 1;
+                        let (from, to) = call_shapes(&plan, backward);
+                        let x = quantize(dtype, &random(from.iter().product(), count as u64));
+                        let source = upload(&client, &x, from, layout, dtype);
+                        for strategy in [Strategy::OnePass, Strategy::TwoPass] {
+                            let bits = |plane_loops| {
+                                let dst = poisoned(&client, to, layout, dtype);
+                                let options = case.options().tuning(loops(strategy, plane_loops));
+                                resize(&client, case.config.mode, &source, &dst, &options, backward).expect("a valid call");
+                                raw(&client, &dst)
+                            };
+                            if bits(true) != bits(false) {
+                                failures.push(format!(
+                                    "{} {layout:?} {dtype} {strategy:?} backward={backward}: plane loops changed the bits",
+                                    case.name()
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("plane loops, bits: {count} calls, {} differ", failures.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -14,6 +14,7 @@ mod block_window;
 mod blocks;
 mod cells;
 mod pixel_strips;
+mod plane_loops;
 mod plane_pairs;
 mod planes;
 mod pool_split;
@@ -34,6 +35,7 @@ pub use cells::{
     CellEdgesLaunch, CellRun, CellRunCompilationArg, CellRunLaunch, CellShape, CELL_SHAPES,
 };
 pub use pixel_strips::{separable_gather_pixel_strips, CHANNEL_STRIPS, STRIP_FIXED_TAPS};
+pub use plane_loops::{separable_gather_plane_loops, PLANE_LOOP_GROUP};
 pub use plane_pairs::{separable_gather_plane_pairs, PAIR_SHIFT};
 pub use planes::{plane_shape, plane_shape_factored, separable_gather_planes, PLANE_SHAPES};
 pub use pool_split::{pool_partials_channels, pool_totals_channels, POOL_LANES, POOL_WARPS};

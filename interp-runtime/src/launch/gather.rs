@@ -21,6 +21,7 @@ use super::choice::{
 };
 use super::cooperative::{gather_pool_split, gather_teams, gather_teams_channels};
 use super::io::GatherIo;
+use super::plane_loops::{gather_plane_loops, plane_loops};
 use super::pool_split::pool_split;
 use super::row_vectors::rows_in_width_vectors;
 use super::runs::{runs, RunsLaunch};
@@ -162,6 +163,9 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
         Vectorization::PixelStrips { vector: 1, strip, .. } => scalar_strip(io, strip, (unit_taps, single_tap), widths),
         chosen => chosen,
     };
+    if let Some(planes) = plane_loops(io, tap_pairs, vectorization, unit_taps, wide) {
+        return gather_plane_loops(client, io, rows, cols, planes);
+    }
     // Units, and strides in the units each tensor is indexed in.
     let (units_c, units_w, vector, src_vector) = match vectorization {
         Vectorization::Channels(v) | Vectorization::PixelStrips { vector: v, .. } => (c / v, w, v, v),

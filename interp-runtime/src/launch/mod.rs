@@ -5,7 +5,8 @@
 //! runs read in vectors: `runs`; gathers of rows alone read along a contiguous width in vectors:
 //! `row_vectors`; channels-last pooling in split windows: `pool_split`; which
 //! depth x height products a volume reads in one gather: `volume_choice`; channels per unit of
-//! the planes, blocks and cells kernels: `unit_channels`), launch it (`gather`; the
+//! the planes, blocks and cells kernels: `unit_channels`; wide rows shared by a unit's
+//! channels: `plane_loops`), launch it (`gather`; the
 //! shared-memory reductions: `cooperative`; kernel arguments and the dtype dispatch: `args`).
 
 mod args;
@@ -17,6 +18,7 @@ mod choice;
 mod cooperative;
 mod gather;
 mod io;
+mod plane_loops;
 mod pool_split;
 mod repeats;
 mod route;

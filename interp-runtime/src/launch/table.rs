@@ -82,6 +82,7 @@ pub(crate) struct HostTable {
     unit_taps: bool,
     unit_weights: bool,
     uniform_taps: bool,
+    contiguous: bool,
     window_alignment: u32,
     cells: Option<Cells>,
     window_blocks: (u32, u32),
@@ -116,6 +117,7 @@ impl HostTable {
             unit_taps: taps.unit_contiguous(),
             unit_weights: taps.unit_weights(),
             uniform_taps: taps.uniform_contiguous(),
+            contiguous: taps.contiguous(),
             window_alignment: taps.window_alignment(),
             cells: regular_cells(taps, src_len),
             window_blocks,
@@ -156,6 +158,7 @@ impl HostTable {
             unit_taps: self.unit_taps,
             unit_weights: self.unit_weights,
             uniform_taps: self.uniform_taps,
+            contiguous: self.contiguous,
             window_alignment: self.window_alignment,
             cells: self.cells,
             window_blocks: self.window_blocks,
@@ -225,6 +228,8 @@ pub(crate) struct DeviceTable {
     pub(super) unit_weights: bool,
     /// Every row reads consecutive indices with one weight (`AxisTaps::uniform_contiguous`).
     pub(super) uniform_taps: bool,
+    /// Every row reads consecutive indices, any weights (`AxisTaps::contiguous`).
+    pub(super) contiguous: bool,
     /// What divides every row's first index and count (`AxisTaps::window_alignment`).
     pub(super) window_alignment: u32,
     /// How the table repeats, if it does (`repeats::regular_cells`).
@@ -290,6 +295,7 @@ impl DeviceTable {
             unit_taps: true,
             unit_weights: true,
             uniform_taps: true,
+            contiguous: true,
             window_alignment: 1,
             cells: None,
             // Every pair of identity rows steps by one index: all blocks.

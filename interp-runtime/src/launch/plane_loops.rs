@@ -1,0 +1,120 @@
+//! Plane loops (`separable_gather_plane_loops`): where a scalar gather of rows too wide for the
+//! planes kernel runs a unit per pixel and group of channels, and its launch.
+
+use cubecl::prelude::*;
+use interp_kernels::gather::{separable_gather_plane_loops, PLANE_LOOP_GROUP};
+use interp_kernels::UNITS_PER_CUBE;
+
+use super::args::{arrays, dispatch_dtypes, scalar_layout};
+use super::choice::{by_rule, Vectorization};
+use super::io::GatherIo;
+use super::table::DeviceTable;
+
+/// Fewer mean tap pairs per output than this stay with the kernels that already share their
+/// table entries: the planes kernel's one-axis shapes hold rows of up to 16 taps in registers
+/// (`choice::MAX_DEFAULT_PLANE_TAPS`), strips share them across a warp.
+const MIN_TAP_PAIRS: f64 = 16.0;
+
+/// Fewest units a plane loops launch keeps by default: about half the resident threads of an
+/// H100 or H200 (132 SMs x 2048), as for strips (`channel_strips::MIN_STRIP_UNITS`). Below it
+/// a unit per channel keeps more loads in flight. A guard, not a measured bound.
+const MIN_UNITS: usize = 1 << 17;
+
+/// Channels per unit where the plane loops run the one-output pass of `gather_pass` (its
+/// `vectorization` after the wide-row fallback; `unit_taps`, `wide`: that pass's variant),
+/// `None` where they do not: the tuning's `plane_loops` where set (`Some(true)` wherever the
+/// kernel applies), else by the rule of [`plane_loops_by_rule`].
+pub(super) fn plane_loops(io: &GatherIo, tap_pairs: f64, vectorization: Vectorization, unit_taps: bool, wide: bool) -> Option<u32> {
+    // Scalar units in width order, weighted rows the plain sums hold.
+    let applies = vectorization == Vectorization::Channels(1) && !io.dst_view.channels_last() && !unit_taps && !wide;
+    let planes = balanced_planes(io.dst_view.shape[1]);
+    let chosen = match io.tuning.plane_loops {
+        Some(forced) => forced,
+        None => by_rule(io) && plane_loops_by_rule(io.dst_view.shape, planes, tap_pairs),
+    };
+    (applies && chosen).then_some(planes)
+}
+
+/// The default rule: more than `MIN_TAP_PAIRS` mean tap pairs per output (where neither the
+/// planes kernel nor strips share the table entries), at least two channels to share them, and
+/// `MIN_UNITS` units. Why it generalizes: the one-output gather loads an index and a weight
+/// beside each source read, so a unit of `planes` channels issues `1 + 2 / planes` loads per
+/// output and tap instead of 3 whatever the filter or ratio; its reads stay those of the
+/// one-output kernel (a warp's lanes neighbouring columns of one channel at a time).
+fn plane_loops_by_rule(shape: [usize; 4], planes: u32, tap_pairs: f64) -> bool {
+    let [n, c, h, w] = shape;
+    let units = n * c.div_ceil(planes as usize) * h * w;
+    planes >= 2 && tap_pairs > MIN_TAP_PAIRS && units >= MIN_UNITS
+}
+
+/// Channels per unit: the fewest groups of at most `PLANE_LOOP_GROUP` channels, as even as
+/// they divide (RGB: one group of 3; 5 channels: 3 and 2; 64: sixteen of 4).
+fn balanced_planes(channels: usize) -> u32 {
+    let group = PLANE_LOOP_GROUP as usize;
+    let groups = channels.div_ceil(group).max(1);
+    channels.div_ceil(groups).max(1) as u32
+}
+
+/// The plane loops kernel: a unit per destination pixel and group of `planes` channels.
+pub(super) fn gather_plane_loops<R: Runtime>(
+    client: &ComputeClient<R>,
+    io: &GatherIo,
+    rows: &DeviceTable,
+    cols: &DeviceTable,
+    planes: u32,
+) {
+    let [n, c, h, w] = io.dst_view.shape;
+    // At most n * c * h * w units, which validation bounds by u32.
+    let units = n * c.div_ceil(planes as usize) * h * w;
+    let dim = CubeDim::new_1d(UNITS_PER_CUBE);
+    let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
+    // Rows of consecutive indices: the kernel reads each row's first index alone.
+    let contiguous = rows.contiguous && cols.contiguous;
+    // SAFETY: as in `gather_pass`: shapes, strides and buffer extents were validated; every unit
+    // guards its index and reads only the channels of its group below the channel count, and
+    // table slots below its rows' counts or slot 0 of its rows (tables hold at least one slot a
+    // row), tap-major (the kernel's layout); contiguous rows' indices are those of the table.
+    unsafe {
+        let (src, dst) = arrays(io, 1, 1);
+        macro_rules! launch {
+            ($fs:ty, $fd:ty, $a:ty) => {
+                separable_gather_plane_loops::launch_unchecked::<$fs, $fd, $a, R>(
+                    client,
+                    count,
+                    dim,
+                    src,
+                    dst,
+                    rows.arg(true),
+                    cols.arg(true),
+                    scalar_layout(io),
+                    planes,
+                    PLANE_LOOP_GROUP,
+                    contiguous,
+                )
+            };
+        }
+        dispatch_dtypes!(io, launch);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn channels_split_into_even_groups() {
+        let planes: Vec<u32> = [1, 2, 3, 4, 5, 6, 7, 8, 9, 64, 21].into_iter().map(balanced_planes).collect();
+        assert_eq!(planes, [1, 2, 3, 4, 3, 3, 4, 4, 3, 4, 4]);
+    }
+
+    /// The width pass of 8 RGB 1080p frames to 224 (35 taps a row) takes them; few taps,
+    /// one channel or a small tensor do not.
+    #[test]
+    fn the_rule_takes_wide_rows_of_several_channels() {
+        let width_pass = [8, 3, 1080, 224];
+        assert!(plane_loops_by_rule(width_pass, balanced_planes(3), 35.0));
+        assert!(!plane_loops_by_rule(width_pass, balanced_planes(3), 16.0));
+        assert!(!plane_loops_by_rule([8, 1, 1080, 224], balanced_planes(1), 35.0));
+        assert!(!plane_loops_by_rule([1, 3, 64, 64], balanced_planes(3), 35.0));
+    }
+}
