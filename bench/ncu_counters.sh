@@ -4,7 +4,8 @@
 # main stall reasons (docs/PERFORMANCE.md v16). Runs on the GPU machine after `cargo xtask
 # gpu-bundle`; writes $OUT/ncu.tar. Each line below: launches to skip, launches to profile, case;
 # NCU_CASES (lines of the same form) replaces them; NCU_KERNELS (a regex, default `gather`) picks
-# the kernels counted (`.` for every launch, the L2 flush included).
+# the kernels counted (`.` for every launch, the L2 flush included); NCU_FLAGS, bench flags added
+# to every case's run (e.g. `--no-plane-loops`).
 set -uo pipefail
 [ -f .gpu/bin.tar.xz ] && [ ! -d .gpu/bin ] && tar -C .gpu -xJf .gpu/bin.tar.xz
 R=.gpu/bin/resample
@@ -37,7 +38,7 @@ while read -r skip count case; do
   [ -z "$case" ] && continue
   i=$((i+1))
   timeout 100 $NCU --clock-control none -k regex:${NCU_KERNELS:-gather} --launch-skip $skip --launch-count $count --metrics $M --csv \
-    $R --workloads bench/workloads.json --only "$case" > $OUT/ncu_$i.csv 2> $OUT/ncu_$i.err
+    $R --workloads bench/workloads.json --only "$case" ${NCU_FLAGS:-} > $OUT/ncu_$i.csv 2> $OUT/ncu_$i.err
   echo "$i rc=$? $case"
 done <<< "${NCU_CASES:-$DEFAULT_CASES}"
 cd $OUT && tar -cf ncu.tar ncu_* && rm -f ncu_*

@@ -315,7 +315,8 @@ pub struct Tuning {
     /// Whether the one-output-per-unit gather of scalar outputs in width order (NCHW) over
     /// weighted rows of at most 64 tap pairs runs a unit per pixel and group of up to 4
     /// channels, each table entry loaded once for the group (`separable_gather_plane_loops`):
-    /// `true` wherever it applies, `false` never. Default: more than 16 mean tap pairs per
+    /// `true` wherever it applies (in the passes of two, before the planes kernel too), `false`
+    /// never. Default: more than 16 mean tap pairs per
     /// output (the width passes of antialiased downsampling at 4x and more), two channels or
     /// more, and enough units (docs/PERFORMANCE.md v32). The same bits either way.
     pub plane_loops: Option<bool>,

@@ -146,8 +146,12 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     let tap_pairs = rows.mean_taps * cols.mean_taps;
     let widths = (rows.width as u64, cols.width as u64);
     let vectorization = vectorization(client, io, tap_pairs, widths);
-    if let Some(launch) = planes(io, widths, (rows.mean_taps, cols.mean_taps), vectorization) {
-        return gather_planes(client, io, rows, cols, launch);
+    // Plane loops forced (`Tuning::plane_loops = Some(true)`) take the passes the planes
+    // kernel would (an experiment's reach: rows of up to 16 taps).
+    if io.tuning.plane_loops != Some(true) {
+        if let Some(launch) = planes(io, widths, (rows.mean_taps, cols.mean_taps), vectorization) {
+            return gather_planes(client, io, rows, cols, launch);
+        }
     }
     // Rows of more than SUM_BLOCK tap pairs need the blocked sums, which only
     // `separable_gather` carries (as a variant: they would cost the others registers).

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Stop 39's runs on the GPU machine. Parts (PARTS=...):
+#   loops:    every suite case under the default (v32: NCHW gathers of more than 16 mean tap
+#             pairs in plane loops, a unit per pixel and group of up to 4 channels) against
+#             `no-plane-loops` (v31's one output a unit);
+#   loopsall: every suite case under the default against `plane-loops` (forced wherever the
+#             kernel applies, before the planes kernel in passes too: rows of up to 16 taps);
+#   loopsncu: Nsight Compute counters of 1080p -> 224 bicubic-aa bf16 NCHW forward (its width
+#             pass of 35 taps a row) under the default and under `--no-plane-loops`;
+#   tests:    the CUDA tests named in TESTS;
+#   suite:    `bench/gpu_run.sh bench` into $OUT/suite.
+# Each part's logs are tarred into $OUT/PART.tar as it ends (the device returns few files).
+set -uo pipefail
+source "$(dirname "$0")/ab_common.sh"
+PARTS=${PARTS:-loops loopsall loopsncu tests}
+TESTS=${TESTS:-plane_loops_share strategies_agree}
+for p in $PARTS; do
+    case $p in
+    loops) part ${LOOPS_SECONDS:-200} loops "${LOOPS_ONLY:-}" no-plane-loops ;;
+    loopsall) part ${LOOPS_SECONDS:-200} loopsall "${LOOPS_ONLY:-}" plane-loops ;;
+    loopsncu)
+        mkdir -p "$OUT/loopsncu"
+        for flags in "" --no-plane-loops; do
+            NCU_FLAGS=$flags NCU_CASES='2 2 frames-1080p-to-224 nchw bf16 bicubic-aa
+2 2 frames-1080p-to-224 nchw f32 bilinear-aa' OUT="$OUT/loopsncu" bash bench/ncu_counters.sh > "$OUT/loopsncu/log${flags}" 2>&1
+            mv "$OUT/loopsncu/ncu.tar" "$OUT/loopsncu/ncu${flags:-default}.tar"
+        done ;;
+    tests) tests_part 400 $TESTS ;;
+    suite) OUT="$OUT/suite" bash bench/gpu_run.sh bench ;;
+    esac
+    for d in "$OUT"/*/; do
+        [ -d "$d" ] && tar -C "$OUT" -cf "$OUT/$(basename "$d").tar" "$(basename "$d")" && rm -rf "$d"
+    done
+done
