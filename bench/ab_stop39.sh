@@ -5,24 +5,30 @@
 #             `no-plane-loops` (v31's one output a unit);
 #   loopsall: every suite case under the default against `plane-loops` (forced wherever the
 #             kernel applies, before the planes kernel in passes too: rows of up to 16 taps);
-#   loopsncu: Nsight Compute counters of 1080p -> 224 bicubic-aa bf16 NCHW forward (its width
-#             pass of 35 taps a row) under the default and under `--no-plane-loops`;
+#   indexed:  every suite case under the default (v33: weighted scalar one-output gathers and
+#             plane loops over rows of consecutive indices read each output's first column
+#             index alone) against `indexed-rows` (every tap's index loaded);
+#   loopsncu: Nsight Compute counters of 1080p -> 224 forward (bicubic-aa bf16 NCHW and NHWC,
+#             bilinear-aa f32 NCHW: width passes of 35 and 18 taps a row) under the default,
+#             `--no-plane-loops` and `--indexed-rows`;
 #   tests:    the CUDA tests named in TESTS;
 #   suite:    `bench/gpu_run.sh bench` into $OUT/suite.
 # Each part's logs are tarred into $OUT/PART.tar as it ends (the device returns few files).
 set -uo pipefail
 source "$(dirname "$0")/ab_common.sh"
-PARTS=${PARTS:-loops loopsall loopsncu tests}
+PARTS=${PARTS:-loops indexed loopsall loopsncu tests}
 TESTS=${TESTS:-plane_loops_share strategies_agree}
 for p in $PARTS; do
     case $p in
     loops) part ${LOOPS_SECONDS:-200} loops "${LOOPS_ONLY:-}" no-plane-loops ;;
+    indexed) part ${LOOPS_SECONDS:-200} indexed "${LOOPS_ONLY:-}" indexed-rows ;;
     loopsall) part ${LOOPS_SECONDS:-200} loopsall "${LOOPS_ONLY:-}" plane-loops ;;
     loopsncu)
         mkdir -p "$OUT/loopsncu"
-        for flags in "" --no-plane-loops; do
+        for flags in "" --no-plane-loops --indexed-rows; do
             NCU_FLAGS=$flags NCU_CASES='2 2 frames-1080p-to-224 nchw bf16 bicubic-aa
-2 2 frames-1080p-to-224 nchw f32 bilinear-aa' OUT="$OUT/loopsncu" bash bench/ncu_counters.sh > "$OUT/loopsncu/log${flags}" 2>&1
+2 2 frames-1080p-to-224 nchw f32 bilinear-aa
+2 2 frames-1080p-to-224 nhwc bf16 bicubic-aa' OUT="$OUT/loopsncu" bash bench/ncu_counters.sh > "$OUT/loopsncu/log${flags}" 2>&1
             mv "$OUT/loopsncu/ncu.tar" "$OUT/loopsncu/ncu${flags:-default}.tar"
         done ;;
     tests) tests_part 400 $TESTS ;;

@@ -94,9 +94,22 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
                         .filter(|&major| if channels_last { v == 1 || !major } else { major })
                     {
                         let slots = if tap_major { "" } else { " row-major" };
-                        let definition =
-                            define!(separable_gather::SeparableGather<FS, FD, A, R>, line(), v, channels_last, unit_taps, wide, tap_major);
-                        push(format!("gather {types} v{v} {order}{taps}{blocked}{slots}"), definition);
+                        // Rows read by their first index: scalar weighted plain sums only.
+                        let contiguous_built = v == 1 && !wide && !unit_taps;
+                        for contiguous in [false, true].into_iter().filter(|&c| !c || contiguous_built) {
+                            let rows = if contiguous { " contiguous" } else { "" };
+                            let definition = define!(
+                                separable_gather::SeparableGather<FS, FD, A, R>,
+                                line(),
+                                v,
+                                channels_last,
+                                unit_taps,
+                                wide,
+                                tap_major,
+                                contiguous
+                            );
+                            push(format!("gather {types} v{v} {order}{taps}{blocked}{slots}{rows}"), definition);
+                        }
                     }
                 }
             }

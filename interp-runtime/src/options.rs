@@ -320,6 +320,12 @@ pub struct Tuning {
     /// output (the width passes of antialiased downsampling at 4x and more), two channels or
     /// more, and enough units (docs/PERFORMANCE.md v32). The same bits either way.
     pub plane_loops: Option<bool>,
+    /// Whether the weighted gathers of scalar outputs that one unit sums in loops (one output
+    /// a unit, plane loops) read each table row by its first index alone where every row reads
+    /// consecutive indices (the tables of every filter once merged at the borders): one load
+    /// per tap fewer. Default: yes (docs/PERFORMANCE.md v33); `false` loads every tap's index.
+    /// The same bits either way.
+    pub contiguous_rows: Option<bool>,
 }
 
 /// Options of a call: the output size, and how the filter is sampled, as PyTorch takes

@@ -167,6 +167,23 @@ fn strategies_agree() {
                 ..forced(Strategy::OnePass, None, None)
             },
         ),
+        // Rows of consecutive indices read by their first index (the default) or by every
+        // tap's index.
+        (
+            "one-pass scalar indexed rows",
+            Tuning {
+                contiguous_rows: Some(false),
+                ..forced(Strategy::OnePass, None, Some(1))
+            },
+        ),
+        (
+            "one-pass plane loops indexed rows",
+            Tuning {
+                plane_loops: Some(true),
+                contiguous_rows: Some(false),
+                ..forced(Strategy::OnePass, None, None)
+            },
+        ),
         // A unit per pixel and group of channels sharing each table entry (NCHW).
         (
             "one-pass plane loops",
@@ -282,6 +299,8 @@ fn strategies_agree() {
                 same("one-pass", "one-pass tap-major tables");
                 same("one-pass", "one-pass row-major tables");
                 same("one-pass", "one-pass plane loops");
+                same("one-pass scalar", "one-pass scalar indexed rows");
+                same("one-pass plane loops", "one-pass plane loops indexed rows");
                 // Strips of scalar outputs (NCHW strips, channels-last pixel strips): unrolled
                 // (single taps; 2x2 taps in pixel strips) and in loops.
                 same("one-pass scalar", "one-pass scalar looped");

@@ -180,22 +180,25 @@ pub(crate) fn weighted_sum<FS: Float, A: Float, M: Size>(
     #[comptime] unit_taps: bool,
     #[comptime] wide: bool,
     #[comptime] tap_major: bool,
+    #[comptime] contiguous: bool,
 ) -> Vector<A, M> {
     let mut acc = Vector::<A, M>::new(A::from_int(0));
     if comptime!(wide) {
         if plain_sum(rows.count[p as usize], cols.count[q as usize]) {
-            acc = plain_weighted_sum::<FS, A, M>(src, base, strides, rows, p, cols, q, unit_taps, tap_major);
+            acc = plain_weighted_sum::<FS, A, M>(src, base, strides, rows, p, cols, q, unit_taps, tap_major, contiguous);
         } else {
             acc = blocked_sum::<FS, A, M>(src, base, strides, rows, p, cols, q, unit_taps, tap_major);
         }
     } else {
-        acc = plain_weighted_sum::<FS, A, M>(src, base, strides, rows, p, cols, q, unit_taps, tap_major);
+        acc = plain_weighted_sum::<FS, A, M>(src, base, strides, rows, p, cols, q, unit_taps, tap_major, contiguous);
     }
     acc
 }
 
 /// [`weighted_sum`] of at most [`SUM_BLOCK`] tap pairs: one loop over the rows, one over the
-/// columns, one accumulator.
+/// columns, one accumulator. With `contiguous` (weighted tables whose rows read consecutive
+/// indices) the column table's first index of the output stands for its taps: a weight load
+/// per column tap, no index load.
 #[cube]
 #[allow(clippy::too_many_arguments)]
 fn plain_weighted_sum<FS: Float, A: Float, M: Size>(
@@ -208,6 +211,7 @@ fn plain_weighted_sum<FS: Float, A: Float, M: Size>(
     q: u32,
     #[comptime] unit_taps: bool,
     #[comptime] tap_major: bool,
+    #[comptime] contiguous: bool,
 ) -> Vector<A, M> {
     let row_slots = first_slot(rows, p, tap_major);
     let col_slots = first_slot(cols, q, tap_major);
@@ -231,6 +235,14 @@ fn plain_weighted_sum<FS: Float, A: Float, M: Size>(
             }
         }
     } else {
+        // Slot 0 of every row exists (tables hold at least one slot a row). Rows keep their
+        // index loads (one a row; one more live register spilled f32 sources under the
+        // 32-register bound).
+        let first_col = if comptime!(contiguous) {
+            cols.index[col_slots as usize]
+        } else {
+            u32::new(0)
+        };
         for a in 0..row_count {
             let slot = (row_slots + a * row_step) as usize;
             let row_base = base + rows.index[slot] * strides.h;
@@ -239,7 +251,8 @@ fn plain_weighted_sum<FS: Float, A: Float, M: Size>(
             // (ptxas spilled the partial sums of some vector widths under the 256-unit bound).
             for b in 0..col_count {
                 let cslot = (col_slots + b * col_step) as usize;
-                let value = Vector::<A, M>::cast_from(src[(row_base + cols.index[cslot] * strides.w) as usize]);
+                let col_index = if comptime!(contiguous) { first_col + b } else { cols.index[cslot] };
+                let value = Vector::<A, M>::cast_from(src[(row_base + col_index * strides.w) as usize]);
                 acc += value * Vector::new(A::cast_from(row_weight * cols.weight[cslot]));
             }
         }
@@ -351,7 +364,9 @@ fn row_block<FS: Float, A: Float, M: Size>(
 /// blocks (the runtime launches it only for such tables);
 /// `tap_major`: the tables' slot layout (see [`AxisTable`]): tap-major wherever a warp's
 /// units span several pixels (width order, or channels fastest with few units a pixel),
-/// row-major where they share one pixel's taps.
+/// row-major where they share one pixel's taps;
+/// `contiguous`: weighted tables whose rows read consecutive indices, read by each row's first
+/// index alone (one load per tap fewer; the same sums).
 #[cube(launch_unchecked)]
 pub fn separable_gather<FS: Float, FD: Float, A: Float, N: Size>(
     src: &Array<Vector<FS, N>>,
@@ -363,6 +378,7 @@ pub fn separable_gather<FS: Float, FD: Float, A: Float, N: Size>(
     #[comptime] unit_taps: bool,
     #[comptime] wide: bool,
     #[comptime] tap_major: bool,
+    #[comptime] contiguous: bool,
 ) {
     let total = layout.batch * layout.channels * layout.height * layout.width;
     let unit = ABSOLUTE_POS as u32;
@@ -371,7 +387,7 @@ pub fn separable_gather<FS: Float, FD: Float, A: Float, N: Size>(
     }
     let Pixel { n, c, p, q } = destination_pixel(unit, layout, channels_last);
     let s = layout.src_strides;
-    let sum = weighted_sum::<FS, A, N>(src, n * s.n + c * s.c, s, rows, p, cols, q, unit_taps, wide, tap_major);
+    let sum = weighted_sum::<FS, A, N>(src, n * s.n + c * s.c, s, rows, p, cols, q, unit_taps, wide, tap_major, contiguous);
     let d = layout.dst_strides;
     dst[(n * d.n + c * d.c + p * d.h + q * d.w) as usize] = Vector::cast_from(sum);
 }

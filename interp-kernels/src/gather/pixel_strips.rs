@@ -117,7 +117,7 @@ pub fn separable_gather_pixel_strips<FS: Float, FD: Float, A: Float, M: Size>(
         for k in 0..strip {
             let q = first + k * group_pixels;
             if q < layout.width {
-                let sum = weighted_sum::<FS, A, M>(src, base, s, rows, p, cols, q, unit_taps, false, false);
+                let sum = weighted_sum::<FS, A, M>(src, base, s, rows, p, cols, q, unit_taps, false, false, false);
                 dst[(dst_row + q * d.w) as usize] = Vector::cast_from(sum);
             }
         }

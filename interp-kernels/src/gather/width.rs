@@ -35,7 +35,7 @@ pub fn separable_gather_along_width<FS: Float, FD: Float, A: Float, N: Size, M: 
     let mut out = Vector::<A, N>::empty();
     #[unroll]
     for lane in 0..N::value() {
-        let sum = weighted_sum::<FS, A, M>(src, base, s, rows, p, cols, q0 + lane as u32, unit_taps, false, false);
+        let sum = weighted_sum::<FS, A, M>(src, base, s, rows, p, cols, q0 + lane as u32, unit_taps, false, false, false);
         out[lane] = sum[0];
     }
     let d = layout.dst_strides;
@@ -97,7 +97,7 @@ pub fn separable_gather_strips<FS: Float, FD: Float, A: Float, M: Size>(
         for k in 0..strip {
             let q = first + k * STRIP_GROUP;
             if q < layout.width {
-                let sum = weighted_sum::<FS, A, M>(src, src_base, s, rows, p, cols, q, unit_taps, false, true);
+                let sum = weighted_sum::<FS, A, M>(src, src_base, s, rows, p, cols, q, unit_taps, false, true, false);
                 dst[(dst_row + q * d.w) as usize] = Vector::cast_from(sum);
             }
         }

@@ -18,7 +18,7 @@ pub const VALUED: [&str; 8] = [
 /// `tuning` with the override `name` set from `value` (`block-full-rows`, `block-guarded`
 /// `strips-looped`, `row-scalar`, `plane-single`, `passes-when-shrinking`,
 /// `tiles-when-shrinking`, `cell-scalar-loads`, `cell-vector-loads`, `channel-blocks`, `channel-gather`,
-/// `tables-tap-major`, `tables-row-major`, `plane-loops` and `no-plane-loops` take none); Err names
+/// `tables-tap-major`, `tables-row-major`, `plane-loops`, `no-plane-loops` and `indexed-rows` take none); Err names
 /// what was wrong.
 pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String> {
     let number = |what: &str| {
@@ -55,6 +55,7 @@ pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String
         "tables-row-major" => tuning.channel_tables_tap_major = Some(false),
         "plane-loops" => tuning.plane_loops = Some(true),
         "no-plane-loops" => tuning.plane_loops = Some(false),
+        "indexed-rows" => tuning.contiguous_rows = Some(false),
         "volume-product" => {
             tuning.volume_product = Some(match value {
                 "on" => true,

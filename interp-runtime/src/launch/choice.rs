@@ -8,6 +8,7 @@ use cubecl::prelude::*;
 use interp_kernels::gather::{plane_shape, plane_shape_factored, MAX_STRIP, STRIP_GROUP, SUM_BLOCK, TILE_H, TILE_SOURCE_ROWS, TILE_W};
 
 use super::io::GatherIo;
+use super::table::DeviceTable;
 use super::unit_channels::{channels_per_unit, planes_per_unit, PLANES_TARGET_UNITS};
 use crate::error::InterpError;
 use crate::options::Strategy;
@@ -525,6 +526,16 @@ fn preferred_vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo,
         return Vectorization::Channels(1);
     }
     Vectorization::Strips(strip as u32)
+}
+
+/// Whether a gather whose kernel has the variant reads each row of `rows` and `cols` by its
+/// first index alone: where every row of both reads consecutive indices, unless the tuning says
+/// otherwise (`Tuning::contiguous_rows`). Why it generalizes: a weighted sum then loads a
+/// weight and a source value per tap instead of an index, a weight and a value, whatever the
+/// filter or ratio; every filter's table is contiguous once its border taps are merged, so
+/// the rule's reach is nearly every weighted gather (docs/PERFORMANCE.md v33).
+pub(super) fn contiguous_rows(io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) -> bool {
+    rows.contiguous && cols.contiguous && io.tuning.contiguous_rows.unwrap_or(true)
 }
 
 /// Whether the one-output-per-unit gather in channel order reads tap-major tables, its pixels

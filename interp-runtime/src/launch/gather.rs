@@ -16,8 +16,8 @@ use super::blocks_choice::blocks;
 use super::cells::{cells, CellsLaunch};
 use super::channel_strips::{channel_strips, scalar_strip, unrolled_strips};
 use super::choice::{
-    by_rule, channel_tables_tap_major, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units, unit_taps,
-    vectorization, PlanesLaunch, Vectorization,
+    by_rule, channel_tables_tap_major, contiguous_rows, intermediate_shape, pixel_group, pixel_strip_units, planes, strategy, strip_units,
+    unit_taps, vectorization, PlanesLaunch, Vectorization,
 };
 use super::cooperative::{gather_pool_split, gather_teams, gather_teams_channels};
 use super::io::GatherIo;
@@ -191,6 +191,8 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     // every vector of several channels (the kernel is built for that order only).
     let channels_last = io.dst_view.channels_last() || matches!(vectorization, Vectorization::Channels(v) if v > 1);
     let tap_major = !channels_last || channel_tables_tap_major(io, units_c, vector);
+    // Scalar weighted rows of consecutive indices: each row's first index alone.
+    let contiguous = vector == 1 && !wide && !unit_taps && contiguous_rows(io, rows, cols);
     // SAFETY: shapes, strides and buffer extents were validated; every unit guards its index,
     // and the lengths below are in elements, rounded up to whole vectors.
     unsafe {
@@ -213,6 +215,7 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
                         unit_taps,
                         wide,
                         tap_major,
+                        contiguous,
                     ),
                     Vectorization::Width(v) => separable_gather_along_width::launch_unchecked::<$fs, $fd, $a, R>(
                         client, count, dim, v, 1, src, dst, rows.arg(false), cols.arg(false), layout, unit_taps,

@@ -6,7 +6,7 @@ use interp_kernels::gather::{separable_gather_plane_loops, PLANE_LOOP_GROUP};
 use interp_kernels::UNITS_PER_CUBE;
 
 use super::args::{arrays, dispatch_dtypes, scalar_layout};
-use super::choice::{by_rule, Vectorization};
+use super::choice::{by_rule, contiguous_rows, Vectorization};
 use super::io::GatherIo;
 use super::table::DeviceTable;
 
@@ -69,7 +69,7 @@ pub(super) fn gather_plane_loops<R: Runtime>(
     let dim = CubeDim::new_1d(UNITS_PER_CUBE);
     let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
     // Rows of consecutive indices: the kernel reads each row's first index alone.
-    let contiguous = rows.contiguous && cols.contiguous;
+    let contiguous = contiguous_rows(io, rows, cols);
     // SAFETY: as in `gather_pass`: shapes, strides and buffer extents were validated; every unit
     // guards its index and reads only the channels of its group below the channel count, and
     // table slots below its rows' counts or slot 0 of its rows (tables hold at least one slot a
