@@ -21,7 +21,8 @@ use interp_runtime::{interpolate, interpolate_backward, output_shape, DType, Int
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: run_cases DIR [--strategy NAME] [--channel-strip N] [--volume-product on|off] [--pool-splits N] [--plane-loops on|off]";
+    let usage =
+        "usage: run_cases DIR [--strategy NAME] [--channel-strip N] [--volume-product on|off] [--pool-splits N] [--plane-loops on|off]";
     let dir = Path::new(args.get(1).expect(usage));
     let mut tuning = Tuning::default();
     for pair in args[2..].chunks(2) {
