@@ -365,8 +365,9 @@ fn row_block<FS: Float, A: Float, M: Size>(
 /// `tap_major`: the tables' slot layout (see [`AxisTable`]): tap-major wherever a warp's
 /// units span several pixels (width order, or channels fastest with few units a pixel),
 /// row-major where they share one pixel's taps;
-/// `contiguous`: weighted tables whose rows read consecutive indices, read by each row's first
-/// index alone (one load per tap fewer; the same sums).
+/// `contiguous`: weighted tables whose rows read consecutive indices, each output's column taps
+/// read from its first column index (one index load per tap fewer; rows keep their one index
+/// load a row; the same sums).
 #[cube(launch_unchecked)]
 pub fn separable_gather<FS: Float, FD: Float, A: Float, N: Size>(
     src: &Array<Vector<FS, N>>,

@@ -66,8 +66,16 @@ pub fn separable_gather_plane_loops<FS: Float, FD: Float, A: Float>(
     let col_count = cols.count[q as usize];
     // Contiguous rows: each table's first index of the pixel (slot 0 of a row exists, padded,
     // even where the row is empty; its sums then run no taps).
-    let first_row = rows.index[row_slots as usize];
-    let first_col = cols.index[col_slots as usize];
+    let first_row = if comptime!(contiguous) {
+        rows.index[row_slots as usize]
+    } else {
+        u32::new(0)
+    };
+    let first_col = if comptime!(contiguous) {
+        cols.index[col_slots as usize]
+    } else {
+        u32::new(0)
+    };
     for a in 0..row_count {
         let slot = (row_slots + a * row_step) as usize;
         let row_index = if comptime!(contiguous) { first_row + a } else { rows.index[slot] };

@@ -528,9 +528,10 @@ fn preferred_vectorization<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo,
     Vectorization::Strips(strip as u32)
 }
 
-/// Whether a gather whose kernel has the variant reads each row of `rows` and `cols` by its
-/// first index alone: where every row of both reads consecutive indices, unless the tuning says
-/// otherwise (`Tuning::contiguous_rows`). Why it generalizes: a weighted sum then loads a
+/// Whether a gather whose kernel has the variant reads table rows by their first index (plane
+/// loops: both tables; the one-output gather: the column table, its rows one index load a row):
+/// where every row of both tables reads consecutive indices, unless the tuning says otherwise
+/// (`Tuning::contiguous_rows`). Why it generalizes: a weighted sum then loads a
 /// weight and a source value per tap instead of an index, a weight and a value, whatever the
 /// filter or ratio; every filter's table is contiguous once its border taps are merged, so
 /// the rule's reach is nearly every weighted gather (docs/PERFORMANCE.md v33).
