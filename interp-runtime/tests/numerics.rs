@@ -1330,3 +1330,43 @@ fn plane_loops_share_table_entries() {
     println!("plane loops, bits: {count} calls, {} differ", failures.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Plane loops by default (v32's rule: NCHW passes of more than 16 mean tap pairs, two channels
+/// or more, 131072 units or more): 2x3x600x1500 -> 100x200 antialiased, whose width pass reads
+/// 30 (bicubic) and 15.5 (bilinear: under the bound, the one-output gather) taps a row over
+/// 240000 units, forward (the adjoint's rows hold 5 or fewer: no plane loops): the default's bits
+/// are those of `plane_loops = Some(false)` and it matches the f64 reference. That the default
+/// runs the kernel shows by mutation (a skewed channel in the kernel fails the bicubic case
+/// here), not in the bits.
+#[test]
+fn plane_loops_by_default_keep_the_bits() {
+    let client = client();
+    let off = Tuning {
+        plane_loops: Some(false),
+        ..Tuning::default()
+    };
+    for mode in [interp_runtime::Mode::Bicubic, interp_runtime::Mode::Bilinear] {
+        let config = configs()
+            .into_iter()
+            .find(|c| c.mode == mode && c.antialias && !c.align_corners && c.border.is_none())
+            .expect("an antialiased config");
+        let case = Case {
+            config,
+            geometry: sized("C=3 600x1500 -> 100x200", [2, 3, 600, 1500], 100, 200),
+        };
+        let plan = case.plan();
+        let (rows, cols) = case.taps();
+        let (from, to) = call_shapes(&plan, false);
+        let x = quantize(DType::F32, &random(from.iter().product(), 31));
+        let source = upload(&client, &x, from, Layout::Nchw, DType::F32);
+        let default = run_nchw(&client, &case, false, &source, to, Tuning::default());
+        let label = case.name();
+        assert!(
+            raw(&client, &default) == raw(&client, &run_nchw(&client, &case, false, &source, to, off)),
+            "{label}: plane loops changed the bits"
+        );
+        let expected = reference_of(&x, &plan.input, &rows, &cols, false);
+        let (actual, gaps) = download(&client, &default);
+        compare(&actual, gaps, &expected, DType::F32).unwrap_or_else(|e| panic!("{label}: {e}"));
+    }
+}
