@@ -1248,31 +1248,12 @@ fn row_passes_fold_pixel_rows() {
         ..forced_strategy(Strategy::TwoPass)
     };
     forced_matches_reference_in("row passes in pixel rows", passes(true), &geometries, &LAYOUTS);
-    let client = client();
-    let (mut failures, mut count) = (Vec::new(), 0);
-    for geometry in geometries {
-        for config in configs() {
-            let case = Case { config, geometry };
-            let plan = case.plan();
-            for layout in LAYOUTS {
-                for backward in [false, true] {
-                    count += 1;
-                    let (from, to) = call_shapes(&plan, backward);
-                    let x = random(from.iter().product(), count as u64);
-                    let source = upload(&client, &x, from, layout, DType::F32);
-                    let bits = |tuning| raw(&client, &run_in(&client, &case, backward, &source, to, layout, tuning));
-                    if bits(passes(true)) != bits(passes(false)) {
-                        failures.push(format!(
-                            "{} {layout:?} backward={backward}: pixel rows changed the bits",
-                            case.name()
-                        ));
-                    }
-                }
-            }
-        }
-    }
-    println!("row passes in pixel rows, bits: {count} calls, {} differ", failures.len());
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    tunings_agree_bitwise(
+        "row passes in pixel rows",
+        &geometries,
+        &[DType::F32],
+        &[(passes(true), passes(false))],
+    );
 }
 
 /// Plane loops (`Tuning::plane_loops`, forced: a unit per pixel and group of up to 4
@@ -1295,29 +1276,37 @@ fn plane_loops_share_table_entries() {
     for strategy in [Strategy::OnePass, Strategy::TwoPass] {
         forced_matches_reference_in("plane loops", loops(strategy, true), &geometries, &LAYOUTS);
     }
+    let pairs = [Strategy::OnePass, Strategy::TwoPass].map(|strategy| (loops(strategy, true), loops(strategy, false)));
+    tunings_agree_bitwise("plane loops", &geometries, &dtypes(&client()), &pairs);
+}
+
+/// Every configuration on `geometries`, every layout, dtype of `dtypes` and direction: the
+/// bits under each pair's first tuning are those under its second (a random source, poisoned
+/// destinations of the call's dtype); prints the count and asserts.
+fn tunings_agree_bitwise(what: &str, geometries: &[Geometry], dtypes: &[DType], pairs: &[(Tuning, Tuning)]) {
     let client = client();
     let (mut failures, mut count) = (Vec::new(), 0);
-    for geometry in geometries {
+    for &geometry in geometries {
         for config in configs() {
             let case = Case { config, geometry };
             let plan = case.plan();
             for layout in LAYOUTS {
-                for dtype in dtypes(&client) {
+                for &dtype in dtypes {
                     for backward in [false, true] {
                         count += 1;
                         let (from, to) = call_shapes(&plan, backward);
                         let x = quantize(dtype, &random(from.iter().product(), count as u64));
                         let source = upload(&client, &x, from, layout, dtype);
-                        for strategy in [Strategy::OnePass, Strategy::TwoPass] {
-                            let bits = |plane_loops| {
-                                let dst = poisoned(&client, to, layout, dtype);
-                                let options = case.options().tuning(loops(strategy, plane_loops));
-                                resize(&client, case.config.mode, &source, &dst, &options, backward).expect("a valid call");
-                                raw(&client, &dst)
-                            };
-                            if bits(true) != bits(false) {
+                        let bits = |tuning| {
+                            let dst = poisoned(&client, to, layout, dtype);
+                            let options = case.options().tuning(tuning);
+                            resize(&client, case.config.mode, &source, &dst, &options, backward).expect("a valid call");
+                            raw(&client, &dst)
+                        };
+                        for (index, &(a, b)) in pairs.iter().enumerate() {
+                            if bits(a) != bits(b) {
                                 failures.push(format!(
-                                    "{} {layout:?} {dtype} {strategy:?} backward={backward}: plane loops changed the bits",
+                                    "{} {layout:?} {dtype} backward={backward}: pair {index} differs in bits",
                                     case.name()
                                 ));
                             }
@@ -1327,8 +1316,8 @@ fn plane_loops_share_table_entries() {
             }
         }
     }
-    println!("plane loops, bits: {count} calls, {} differ", failures.len());
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    println!("{what}, bits: {count} calls, {} differ", failures.len());
+    assert!(failures.is_empty(), "{what}: {}", failures.join("\n"));
 }
 
 /// Plane loops by default (v32's rule: NCHW passes of more than 16 mean tap pairs, two channels
