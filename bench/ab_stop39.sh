@@ -26,9 +26,9 @@ for p in $PARTS; do
     loopsncu)
         mkdir -p "$OUT/loopsncu"
         for flags in "" --no-plane-loops --indexed-rows; do
-            NCU_FLAGS=$flags NCU_CASES='2 2 frames-1080p-to-224 nchw bf16 bicubic-aa
-2 2 frames-1080p-to-224 nchw f32 bilinear-aa
-2 2 frames-1080p-to-224 nhwc bf16 bicubic-aa' OUT="$OUT/loopsncu" bash bench/ncu_counters.sh > "$OUT/loopsncu/log${flags}" 2>&1
+            NCU_FLAGS=$flags NCU_CASES='2 4 frames-1080p-to-224 nchw bf16 bicubic-aa
+2 4 frames-1080p-to-224 nchw f32 bilinear-aa
+2 4 frames-1080p-to-224 nhwc bf16 bicubic-aa' OUT="$OUT/loopsncu" bash bench/ncu_counters.sh > "$OUT/loopsncu/log${flags}" 2>&1
             mv "$OUT/loopsncu/ncu.tar" "$OUT/loopsncu/ncu${flags:-default}.tar"
         done ;;
     tests) tests_part 400 $TESTS ;;
