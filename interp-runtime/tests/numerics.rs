@@ -600,10 +600,16 @@ fn pool_splits_by_default_where_the_rule_says() {
 
 /// The configuration of `mode` without antialiasing, corner alignment or a border mode.
 fn plain_config(mode: interp_runtime::Mode) -> common::cases::Config {
+    config_of(mode, false)
+}
+
+/// The configuration of `mode` with or without antialiasing, without corner alignment or a
+/// border mode.
+fn config_of(mode: interp_runtime::Mode, antialias: bool) -> common::cases::Config {
     configs()
         .into_iter()
-        .find(|c| c.mode == mode && !c.antialias && !c.align_corners && c.border.is_none())
-        .expect("config")
+        .find(|c| c.mode == mode && c.antialias == antialias && !c.align_corners && c.border.is_none())
+        .expect("a configuration of the mode")
 }
 
 /// The default tuning with `strategy` forced.
@@ -908,10 +914,7 @@ fn small_tensors_by_default_keep_their_bits() {
 #[test]
 fn passes_when_shrinking_by_default() {
     let client = client();
-    let bicubic_aa = configs()
-        .into_iter()
-        .find(|c| c.mode == interp_runtime::Mode::Bicubic && c.antialias && !c.align_corners && c.border.is_none())
-        .expect("bicubic-aa config");
+    let bicubic_aa = config_of(interp_runtime::Mode::Bicubic, true);
     // (geometry, layout, whether the default runs two passes): 83 pairs, then 36 (1.5x).
     let clip = sized("256^2 -> 112^2", [1, 3, 256, 256], 112, 112);
     let cases = [
@@ -1081,14 +1084,8 @@ fn cells_give_the_bits_of_blocks() {
 #[test]
 fn blocks_by_default_where_the_rule_says() {
     let client = client();
-    let plain = |mode, antialias| {
-        configs()
-            .into_iter()
-            .find(|c| c.mode == mode && c.antialias == antialias && !c.align_corners && c.border.is_none())
-            .expect("a plain config")
-    };
     let case = |mode, antialias, geometry| Case {
-        config: plain(mode, antialias),
+        config: config_of(mode, antialias),
         geometry,
     };
     let (bicubic, bilinear) = (interp_runtime::Mode::Bicubic, interp_runtime::Mode::Bilinear);
@@ -1335,12 +1332,8 @@ fn plane_loops_by_default_keep_the_bits() {
         ..Tuning::default()
     };
     for mode in [interp_runtime::Mode::Bicubic, interp_runtime::Mode::Bilinear] {
-        let config = configs()
-            .into_iter()
-            .find(|c| c.mode == mode && c.antialias && !c.align_corners && c.border.is_none())
-            .expect("an antialiased config");
         let case = Case {
-            config,
+            config: config_of(mode, true),
             geometry: sized("C=3 600x1500 -> 100x200", [2, 3, 600, 1500], 100, 200),
         };
         let plan = case.plan();
