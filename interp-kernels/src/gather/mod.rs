@@ -91,6 +91,29 @@ pub(crate) fn table_slot(table: &AxisTable, o: u32, k: u32, #[comptime] tap_majo
     first_slot(table, o, tap_major) + k * tap_step(table, tap_major)
 }
 
+/// The first index of the row of `table` whose slot 0 is `slot` where rows read consecutive
+/// indices (`contiguous`): it stands for the row's indices (see [`tap_index`]). Else 0, unused.
+/// Slot 0 of every row exists (padded where the row is empty, whose loops then run no taps).
+#[cube]
+pub(crate) fn contiguous_start(table: &AxisTable, slot: u32, #[comptime] contiguous: bool) -> u32 {
+    if comptime!(contiguous) {
+        table.index[slot as usize]
+    } else {
+        u32::new(0)
+    }
+}
+
+/// The source index of tap `k` (at table slot `slot`) of a row starting at `start`
+/// ([`contiguous_start`]): `start + k` without a load for contiguous rows, else the table's.
+#[cube]
+pub(crate) fn tap_index(table: &AxisTable, start: u32, k: u32, slot: usize, #[comptime] contiguous: bool) -> u32 {
+    if comptime!(contiguous) {
+        start + k
+    } else {
+        table.index[slot]
+    }
+}
+
 /// Shape of the destination and strides of both tensors, in vectors (not elements).
 #[derive(CubeType, CubeLaunch, Clone, Copy)]
 pub struct GatherLayout {
@@ -238,11 +261,7 @@ fn plain_weighted_sum<FS: Float, A: Float, M: Size>(
         // Slot 0 of every row exists (tables hold at least one slot a row). Rows keep their
         // index loads (one a row; one more live register spilled f32 sources under the
         // 32-register bound).
-        let first_col = if comptime!(contiguous) {
-            cols.index[col_slots as usize]
-        } else {
-            u32::new(0)
-        };
+        let first_col = contiguous_start(cols, col_slots, contiguous);
         for a in 0..row_count {
             let slot = (row_slots + a * row_step) as usize;
             let row_base = base + rows.index[slot] * strides.h;
@@ -251,7 +270,7 @@ fn plain_weighted_sum<FS: Float, A: Float, M: Size>(
             // (ptxas spilled the partial sums of some vector widths under the 256-unit bound).
             for b in 0..col_count {
                 let cslot = (col_slots + b * col_step) as usize;
-                let col_index = if comptime!(contiguous) { first_col + b } else { cols.index[cslot] };
+                let col_index = tap_index(cols, first_col, b, cslot, contiguous);
                 let value = Vector::<A, M>::cast_from(src[(row_base + col_index * strides.w) as usize]);
                 acc += value * Vector::new(A::cast_from(row_weight * cols.weight[cslot]));
             }

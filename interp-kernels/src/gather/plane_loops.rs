@@ -4,7 +4,7 @@
 
 use cubecl::prelude::*;
 
-use super::{first_slot, grid_position, tap_step, AxisTable, GatherLayout, Pixel};
+use super::{contiguous_start, first_slot, grid_position, tap_index, tap_step, AxisTable, GatherLayout, Pixel};
 
 /// Most channels one unit serves: its accumulators are registers, one a channel.
 pub const PLANE_LOOP_GROUP: u32 = 4;
@@ -64,26 +64,16 @@ pub fn separable_gather_plane_loops<FS: Float, FD: Float, A: Float>(
     let (row_step, col_step) = (tap_step(rows, true), tap_step(cols, true));
     let row_count = rows.count[p as usize];
     let col_count = cols.count[q as usize];
-    // Contiguous rows: each table's first index of the pixel (slot 0 of a row exists, padded,
-    // even where the row is empty; its sums then run no taps).
-    let first_row = if comptime!(contiguous) {
-        rows.index[row_slots as usize]
-    } else {
-        u32::new(0)
-    };
-    let first_col = if comptime!(contiguous) {
-        cols.index[col_slots as usize]
-    } else {
-        u32::new(0)
-    };
+    let first_row = contiguous_start(rows, row_slots, contiguous);
+    let first_col = contiguous_start(cols, col_slots, contiguous);
     for a in 0..row_count {
         let slot = (row_slots + a * row_step) as usize;
-        let row_index = if comptime!(contiguous) { first_row + a } else { rows.index[slot] };
+        let row_index = tap_index(rows, first_row, a, slot, contiguous);
         let row_base = base + row_index * s.h;
         let row_weight = rows.weight[slot];
         for b in 0..col_count {
             let cslot = (col_slots + b * col_step) as usize;
-            let col_index = if comptime!(contiguous) { first_col + b } else { cols.index[cslot] };
+            let col_index = tap_index(cols, first_col, b, cslot, contiguous);
             let offset = row_base + col_index * s.w;
             let weight = A::cast_from(row_weight * cols.weight[cslot]);
             #[unroll]
