@@ -80,6 +80,12 @@ fn fuzz(args: &[String]) -> Result<(), String> {
     if env.is_empty() && !args.is_empty() {
         return Err(format!("fuzz: unknown arguments {args:?}\n{USAGE}"));
     }
+    // The seed replays the one case it names: with it a case count would be ignored.
+    if env.len() == 2 {
+        return Err(format!(
+            "fuzz: --cases and --seed exclude each other (--seed S replays case S alone)\n{USAGE}"
+        ));
+    }
     vulkan::ensure_device()?;
     let test = [
         "test",
