@@ -316,10 +316,15 @@ pub struct Tuning {
     /// weighted rows of at most 64 tap pairs runs a unit per pixel and group of up to 4
     /// channels, each table entry loaded once for the group (`separable_gather_plane_loops`):
     /// `true` wherever it applies (in the passes of two, before the planes kernel too), `false`
-    /// never. Default: more than 16 mean tap pairs per
-    /// output (the width passes of antialiased downsampling at 4x and more), two channels or
-    /// more, and enough units (docs/PERFORMANCE.md v32). The same bits either way.
+    /// never. Default: more than `plane_loop_min_pairs` mean tap pairs per output (the passes
+    /// of antialiased downsampling beyond 2x, adjoints of upsampling by 3x and more), two
+    /// channels or more, and enough units, before the planes kernel (docs/PERFORMANCE.md v32,
+    /// v34). The same bits either way.
     pub plane_loops: Option<bool>,
+    /// Mean tap pairs per output up to which the default rule leaves a pass to the other
+    /// kernels (default 8; v32's rule was 16). Read by the rule alone, not where `plane_loops`
+    /// is set.
+    pub plane_loop_min_pairs: Option<u32>,
     /// Whether the weighted gathers of scalar outputs that one unit sums in loops (one output
     /// a unit, plane loops) read each table row by its first index alone where every row reads
     /// consecutive indices (the tables of every filter once merged at the borders): one load

@@ -4,7 +4,7 @@
 use interp_runtime::{Strategy, Tuning};
 
 /// The flags that take a value, as `--NAME VALUE`.
-pub const VALUED: [&str; 8] = [
+pub const VALUED: [&str; 9] = [
     "strategy",
     "max-plane-taps",
     "planes",
@@ -13,6 +13,7 @@ pub const VALUED: [&str; 8] = [
     "channel-strip",
     "volume-product",
     "pool-splits",
+    "plane-loop-min-pairs",
 ];
 
 /// `tuning` with the override `name` set from `value` (`block-full-rows`, `block-guarded`
@@ -40,6 +41,7 @@ pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String
         "min-team" => tuning.min_team = Some(number(name)?),
         "channel-strip" => tuning.channel_strip = Some(number(name)?),
         "pool-splits" => tuning.pool_splits = Some(number(name)?),
+        "plane-loop-min-pairs" => tuning.plane_loop_min_pairs = Some(number(name)?),
         "block-full-rows" => tuning.block_short_rows = Some(false),
         "block-guarded" => tuning.block_unguarded = Some(false),
         "strips-looped" => tuning.strip_unrolled = Some(false),

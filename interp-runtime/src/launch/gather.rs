@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use cubecl::prelude::*;
 use interp_kernels::gather::{
-    separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cell_edges, separable_gather_cells,
-    separable_gather_pixel_strips, separable_gather_plane_pairs, separable_gather_planes, separable_gather_runs, separable_gather_strips,
-    separable_gather_tiled, CellEdgesLaunch, CellRunLaunch, BLOCK, SUM_BLOCK, TILE_H, TILE_W,
+    plane_shape_factored, separable_gather, separable_gather_along_width, separable_gather_blocks, separable_gather_cell_edges,
+    separable_gather_cells, separable_gather_pixel_strips, separable_gather_plane_pairs, separable_gather_planes, separable_gather_runs,
+    separable_gather_strips, separable_gather_tiled, CellEdgesLaunch, CellRunLaunch, BLOCK, SUM_BLOCK, TILE_H, TILE_W,
 };
 
 use super::args::{arrays, channel_vector_layout, dispatch_dtypes, extent, layout_arg, scalar_layout, vector_strides};
@@ -21,7 +21,7 @@ use super::choice::{
 };
 use super::cooperative::{gather_pool_split, gather_teams, gather_teams_channels};
 use super::io::GatherIo;
-use super::plane_loops::{gather_plane_loops, plane_loops};
+use super::plane_loops::{gather_plane_loops, plane_loops, planes_yield};
 use super::pool_split::pool_split;
 use super::row_vectors::rows_in_width_vectors;
 use super::runs::{runs, RunsLaunch};
@@ -146,19 +146,19 @@ fn gather_pass<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &Devi
     let tap_pairs = rows.mean_taps * cols.mean_taps;
     let widths = (rows.width as u64, cols.width as u64);
     let vectorization = vectorization(client, io, tap_pairs, widths);
-    // Plane loops forced (`Tuning::plane_loops = Some(true)`) take the passes the planes
-    // kernel would (an experiment's reach: rows of up to 16 taps).
-    if io.tuning.plane_loops != Some(true) {
-        if let Some(launch) = planes(io, widths, (rows.mean_taps, cols.mean_taps), vectorization) {
-            return gather_planes(client, io, rows, cols, launch);
-        }
-    }
     // Rows of more than SUM_BLOCK tap pairs need the blocked sums, which only
     // `separable_gather` carries (as a variant: they would cost the others registers).
     let wide = widths.0.saturating_mul(widths.1) > u64::from(SUM_BLOCK);
     // Wide tables take the weighted kernels: no unit-tap blocked variant (it spilled registers).
     let unit_taps = unit_taps(rows.unit_taps && cols.unit_taps, tap_pairs) && !wide;
     let single_tap = unit_taps && rows.single_tap() && cols.single_tap();
+    if let Some(launch) = planes(io, widths, (rows.mean_taps, cols.mean_taps), vectorization) {
+        // Plane loops take the planes kernel's passes of more than 8 mean tap pairs
+        // (docs/PERFORMANCE.md v34).
+        if !planes_yield(io, plane_shape_factored(launch.shape), tap_pairs, unit_taps, wide) {
+            return gather_planes(client, io, rows, cols, launch);
+        }
+    }
     let vectorization = match vectorization {
         Vectorization::Width(_) | Vectorization::Strips(_) | Vectorization::PixelStrips { .. } if wide => Vectorization::Channels(1),
         Vectorization::Channels(v) if !wide => {

@@ -1,5 +1,5 @@
-//! Plane loops (`separable_gather_plane_loops`): where a scalar gather of rows too wide for the
-//! planes kernel runs a unit per pixel and group of channels, and its launch.
+//! Plane loops (`separable_gather_plane_loops`): where a scalar NCHW gather of more than 8 mean
+//! tap pairs runs a unit per pixel and group of channels, and its launch.
 
 use cubecl::prelude::*;
 use interp_kernels::gather::{separable_gather_plane_loops, PLANE_LOOP_GROUP};
@@ -10,10 +10,13 @@ use super::choice::{by_rule, contiguous_rows, Vectorization};
 use super::io::GatherIo;
 use super::table::DeviceTable;
 
-/// Fewer mean tap pairs per output than this stay with the kernels that already share their
-/// table entries: the planes kernel's one-axis shapes hold rows of up to 16 taps in registers
-/// (`choice::MAX_DEFAULT_PLANE_TAPS`), strips share them across a warp.
-const MIN_TAP_PAIRS: f64 = 16.0;
+/// Mean tap pairs per output up to which a pass stays with the other kernels by default
+/// (`Tuning::plane_loop_min_pairs` replaces it). Rows of up to 8 taps fill the planes kernel's
+/// 8-tap one-axis shape and strips share entries across a warp; above 8 the planes kernel runs
+/// its 16-tap shape, paying for 16 taps whatever the row holds (a 2.3x antialiased bicubic
+/// downsample: 9.4, 59% of it), where a plane loops unit visits each row's taps once
+/// (docs/PERFORMANCE.md v34: measured on the suite).
+const MIN_TAP_PAIRS: u32 = 8;
 
 /// Fewest units a plane loops launch keeps by default: about half the resident threads of an
 /// H100 or H200 (132 SMs x 2048), as for strips (`channel_strips::MIN_STRIP_UNITS`). Below it
@@ -27,24 +30,41 @@ const MIN_UNITS: usize = 1 << 17;
 pub(super) fn plane_loops(io: &GatherIo, tap_pairs: f64, vectorization: Vectorization, unit_taps: bool, wide: bool) -> Option<u32> {
     // Scalar units in width order, weighted rows the plain sums hold.
     let applies = vectorization == Vectorization::Channels(1) && !io.dst_view.channels_last() && !unit_taps && !wide;
-    let planes = balanced_planes(io.dst_view.shape[1]);
-    let chosen = match io.tuning.plane_loops {
-        Some(forced) => forced,
-        None => by_rule(io) && plane_loops_by_rule(io.dst_view.shape, planes, tap_pairs),
-    };
-    (applies && chosen).then_some(planes)
+    (applies && chosen(io, tap_pairs)).then_some(balanced_planes(io.dst_view.shape[1]))
 }
 
-/// The default rule: more than `MIN_TAP_PAIRS` mean tap pairs per output (where neither the
-/// planes kernel nor strips share the table entries), at least two channels to share them, and
-/// `MIN_UNITS` units. Why it generalizes: the one-output gather loads an index and a weight
-/// beside each source read, so a unit of `planes` channels issues `1 + 2 / planes` loads per
-/// output and tap instead of 3 whatever the filter or ratio; its reads stay those of the
-/// one-output kernel (a warp's lanes neighbouring columns of one channel at a time).
-fn plane_loops_by_rule(shape: [usize; 4], planes: u32, tap_pairs: f64) -> bool {
+/// Whether the planes kernel, having fit the pass in a shape (`factored`: summed
+/// `sum_a w_a (sum_b w_b x)`), yields it to plane loops: forced on (an experiment's reach:
+/// every shape), or where the rule takes the pass and the shape sums as the one-output kernel
+/// does (one axis, or products of weights), so the bits stay; NCHW-ordered weighted rows the
+/// plain sums hold.
+pub(super) fn planes_yield(io: &GatherIo, factored: bool, tap_pairs: f64, unit_taps: bool, wide: bool) -> bool {
+    match io.tuning.plane_loops {
+        Some(forced) => forced,
+        None => !factored && !io.dst_view.channels_last() && !unit_taps && !wide && chosen(io, tap_pairs),
+    }
+}
+
+/// The tuning's `plane_loops` where set, else the rule.
+fn chosen(io: &GatherIo, tap_pairs: f64) -> bool {
+    let min_pairs = io.tuning.plane_loop_min_pairs.unwrap_or(MIN_TAP_PAIRS);
+    let planes = balanced_planes(io.dst_view.shape[1]);
+    io.tuning
+        .plane_loops
+        .unwrap_or_else(|| by_rule(io) && plane_loops_by_rule(io.dst_view.shape, planes, tap_pairs, min_pairs))
+}
+
+/// The default rule: more than `min_pairs` mean tap pairs per output, at least two channels
+/// to share them, and `MIN_UNITS` units. Why it generalizes: the one-output gather loads an
+/// index and a weight beside each source read, so a unit of `planes` channels issues
+/// `1 + 2 / planes` loads per output and tap instead of 3 whatever the filter or ratio (`1 + 1
+/// / planes` on contiguous rows); its reads stay those of the one-output kernel (a warp's
+/// lanes neighbouring columns of one channel at a time); and against the planes kernel it
+/// visits each row's own taps, not its shape's.
+fn plane_loops_by_rule(shape: [usize; 4], planes: u32, tap_pairs: f64, min_pairs: u32) -> bool {
     let [n, c, h, w] = shape;
     let units = n * c.div_ceil(planes as usize) * h * w;
-    planes >= 2 && tap_pairs > MIN_TAP_PAIRS && units >= MIN_UNITS
+    planes >= 2 && tap_pairs > f64::from(min_pairs) && units >= MIN_UNITS
 }
 
 /// Channels per unit: the fewest groups of at most `PLANE_LOOP_GROUP` channels, as even as
@@ -107,14 +127,18 @@ mod tests {
         assert_eq!(planes, [1, 2, 3, 4, 3, 3, 4, 4, 3, 4, 4]);
     }
 
-    /// The width pass of 8 RGB 1080p frames to 224 (35 taps a row) takes them; few taps,
-    /// one channel or a small tensor do not.
+    /// The width pass of 8 RGB 1080p frames to 224 (35 taps a row) and CLIP's 512 -> 224 passes
+    /// (9.4) take them; 8 taps or fewer, one channel or a small tensor do not; a bound of 16
+    /// leaves the 9.4-tap passes.
     #[test]
     fn the_rule_takes_wide_rows_of_several_channels() {
-        let width_pass = [8, 3, 1080, 224];
-        assert!(plane_loops_by_rule(width_pass, balanced_planes(3), 35.0));
-        assert!(!plane_loops_by_rule(width_pass, balanced_planes(3), 16.0));
-        assert!(!plane_loops_by_rule([8, 1, 1080, 224], balanced_planes(1), 35.0));
-        assert!(!plane_loops_by_rule([1, 3, 64, 64], balanced_planes(3), 35.0));
+        let (width_pass, clip_pass) = ([8, 3, 1080, 224], [64, 3, 512, 224]);
+        let rgb = balanced_planes(3);
+        assert!(plane_loops_by_rule(width_pass, rgb, 35.0, MIN_TAP_PAIRS));
+        assert!(plane_loops_by_rule(clip_pass, rgb, 9.4, MIN_TAP_PAIRS));
+        assert!(!plane_loops_by_rule(clip_pass, rgb, 9.4, 16));
+        assert!(!plane_loops_by_rule(width_pass, rgb, 8.0, MIN_TAP_PAIRS));
+        assert!(!plane_loops_by_rule([8, 1, 1080, 224], balanced_planes(1), 35.0, MIN_TAP_PAIRS));
+        assert!(!plane_loops_by_rule([1, 3, 64, 64], rgb, 35.0, MIN_TAP_PAIRS));
     }
 }
