@@ -5,6 +5,8 @@
 #             `plane-loop-min-pairs=16` (v32's bound);
 #   loops:    the same cases under the default against `no-plane-loops` (v31's kernels:
 #             v32 and v34 together);
+#   ncu33:    Nsight Compute counters of 1080p -> 224 channels-last f32 bilinear-aa forward
+#             (where v33 lost, 0.88x) under the default and `--indexed-rows`;
 #   tests:    the CUDA tests named in TESTS;
 #   suite:    `bench/gpu_run.sh bench` into $OUT/suite.
 # Each part's logs are tarred into $OUT/PART.tar as it ends (the device returns few files).
@@ -18,6 +20,12 @@ for p in $PARTS; do
     case $p in
     minpairs) part ${PART_SECONDS:-150} minpairs "${ONLY:-$NCHW_CASES}" plane-loop-min-pairs=16 ;;
     loops) part ${PART_SECONDS:-150} loops "${ONLY:-$NCHW_CASES}" no-plane-loops ;;
+    ncu33)
+        mkdir -p "$OUT/ncu33"
+        for flags in "" --indexed-rows; do
+            NCU_FLAGS=$flags NCU_CASES='2 4 frames-1080p-to-224 nhwc f32 bilinear-aa' OUT="$OUT/ncu33" bash bench/ncu_counters.sh > "$OUT/ncu33/log${flags}" 2>&1
+            mv "$OUT/ncu33/ncu.tar" "$OUT/ncu33/ncu${flags:-default}.tar"
+        done ;;
     tests) tests_part 300 $TESTS ;;
     suite) OUT="$OUT/suite" bash bench/gpu_run.sh bench ;;
     esac
