@@ -13,7 +13,7 @@
 #             `--no-plane-loops` and `--indexed-rows`;
 #   tests:    the CUDA tests named in TESTS;
 #   suite:    `bench/gpu_run.sh bench` into $OUT/suite.
-# Each part's logs are tarred into $OUT/PART.tar as it ends (the device returns few files).
+# Each part's logs are tarred into $OUT/PART.tar as it ends (`pack_parts`).
 set -uo pipefail
 source "$(dirname "$0")/ab_common.sh"
 # v32's rule chooses plane loops in NCHW-ordered passes alone, so `loops` and `loopsall` time the
@@ -29,18 +29,11 @@ for p in $PARTS; do
     loops) part ${LOOPS_SECONDS:-200} loops "${LOOPS_ONLY:-$NCHW_CASES}" no-plane-loops ;;
     indexed) part ${LOOPS_SECONDS:-200} indexed "${LOOPS_ONLY:-}" indexed-rows ;;
     loopsall) part ${LOOPS_SECONDS:-200} loopsall "${LOOPS_ONLY:-$NCHW_CASES}" plane-loops ;;
-    loopsncu)
-        mkdir -p "$OUT/loopsncu"
-        for flags in "" --no-plane-loops --indexed-rows; do
-            NCU_FLAGS=$flags NCU_CASES='2 4 frames-1080p-to-224 nchw bf16 bicubic-aa
+    loopsncu) ncu_part loopsncu '2 4 frames-1080p-to-224 nchw bf16 bicubic-aa
 2 4 frames-1080p-to-224 nchw f32 bilinear-aa
-2 4 frames-1080p-to-224 nhwc bf16 bicubic-aa' OUT="$OUT/loopsncu" bash bench/ncu_counters.sh > "$OUT/loopsncu/log${flags}" 2>&1
-            mv "$OUT/loopsncu/ncu.tar" "$OUT/loopsncu/ncu${flags:-default}.tar"
-        done ;;
+2 4 frames-1080p-to-224 nhwc bf16 bicubic-aa' --no-plane-loops --indexed-rows ;;
     tests) tests_part 400 $TESTS ;;
     suite) OUT="$OUT/suite" bash bench/gpu_run.sh bench ;;
     esac
-    for d in "$OUT"/*/; do
-        [ -d "$d" ] && tar -C "$OUT" -cf "$OUT/$(basename "$d").tar" "$(basename "$d")" && rm -rf "$d"
-    done
+    pack_parts
 done

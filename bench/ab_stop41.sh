@@ -9,7 +9,7 @@
 #             (where v33 lost, 0.88x) under the default and `--indexed-rows`;
 #   tests:    the CUDA tests named in TESTS;
 #   suite:    `bench/gpu_run.sh bench` into $OUT/suite.
-# Each part's logs are tarred into $OUT/PART.tar as it ends (the device returns few files).
+# Each part's logs are tarred into $OUT/PART.tar as it ends (`pack_parts`).
 set -uo pipefail
 source "$(dirname "$0")/ab_common.sh"
 # Plane loops take NCHW-ordered passes alone: channels-last cases would time one route twice.
@@ -20,16 +20,9 @@ for p in $PARTS; do
     case $p in
     minpairs) part ${PART_SECONDS:-150} minpairs "${ONLY:-$NCHW_CASES}" plane-loop-min-pairs=16 ;;
     loops) part ${PART_SECONDS:-150} loops "${ONLY:-$NCHW_CASES}" no-plane-loops ;;
-    ncu33)
-        mkdir -p "$OUT/ncu33"
-        for flags in "" --indexed-rows; do
-            NCU_FLAGS=$flags NCU_CASES='2 4 frames-1080p-to-224 nhwc f32 bilinear-aa' OUT="$OUT/ncu33" bash bench/ncu_counters.sh > "$OUT/ncu33/log${flags}" 2>&1
-            mv "$OUT/ncu33/ncu.tar" "$OUT/ncu33/ncu${flags:-default}.tar"
-        done ;;
+    ncu33) ncu_part ncu33 '2 4 frames-1080p-to-224 nhwc f32 bilinear-aa' --indexed-rows ;;
     tests) tests_part 300 $TESTS ;;
     suite) OUT="$OUT/suite" bash bench/gpu_run.sh bench ;;
     esac
-    for d in "$OUT"/*/; do
-        [ -d "$d" ] && tar -C "$OUT" -cf "$OUT/$(basename "$d").tar" "$(basename "$d")" && rm -rf "$d"
-    done
+    pack_parts
 done
