@@ -43,28 +43,63 @@ pub fn forced_matches_reference(what: &str, tuning: Tuning, geometries: &[Geomet
 /// [`forced_matches_reference`] in `layouts` only.
 pub fn forced_matches_reference_in(what: &str, tuning: Tuning, geometries: &[Geometry], layouts: &[Layout]) {
     let client = client();
+    let dtypes = dtypes(&client);
+    let (count, failures) = sweep(&client, geometries, layouts, &dtypes, |call| {
+        let (rows, cols) = call.case.taps();
+        let dst = poisoned(&client, call.to, call.layout, call.dtype);
+        let options = call.case.options().tuning(tuning);
+        resize(&client, call.case.config.mode, &call.source, &dst, &options, call.backward).map_err(|e| e.to_string())?;
+        let expected = reference_of(&call.x, &call.case.plan().input, &rows, &cols, call.backward);
+        let (actual, gaps) = download(&client, &dst);
+        compare(&actual, gaps, &expected, call.dtype)
+    });
+    println!("{what}: {count} cases, {} failed", failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// One call of a [`sweep`]: its case, layout, dtype and direction, a random source `x` (in the
+/// call's dtype, seeded by the call's number) uploaded as `source`, and the destination's shape.
+pub struct SweepCall<'a> {
+    pub case: &'a Case,
+    pub layout: Layout,
+    pub dtype: DType,
+    pub backward: bool,
+    pub x: Vec<f64>,
+    pub source: DeviceTensor,
+    pub to: &'a [usize],
+}
+
+/// Every configuration on `geometries` in `layouts`, `dtypes` and both directions through
+/// `check`: the number of calls and a line for each failure, naming the call.
+pub fn sweep(
+    client: &Client,
+    geometries: &[Geometry],
+    layouts: &[Layout],
+    dtypes: &[DType],
+    check: impl Fn(&SweepCall) -> Result<(), String>,
+) -> (usize, Vec<String>) {
     let (mut failures, mut count) = (Vec::new(), 0);
     for &geometry in geometries {
         for config in configs() {
             let case = Case { config, geometry };
             let plan = case.plan();
-            let (rows, cols) = case.taps();
-            let options = case.options().tuning(tuning);
             for &layout in layouts {
-                for &dtype in &dtypes(&client) {
+                for &dtype in dtypes {
                     for backward in [false, true] {
                         count += 1;
                         let (from, to) = call_shapes(&plan, backward);
                         let x = quantize(dtype, &random(from.iter().product(), count as u64));
-                        let source = upload(&client, &x, from, layout, dtype);
-                        let dst = poisoned(&client, to, layout, dtype);
-                        let run = resize(&client, case.config.mode, &source, &dst, &options, backward);
-                        let expected = reference_of(&x, &plan.input, &rows, &cols, backward);
-                        let outcome = run.map_err(|e| e.to_string()).and_then(|()| {
-                            let (actual, gaps) = download(&client, &dst);
-                            compare(&actual, gaps, &expected, dtype)
-                        });
-                        if let Err(message) = outcome {
+                        let source = upload(client, &x, from, layout, dtype);
+                        let call = SweepCall {
+                            case: &case,
+                            layout,
+                            dtype,
+                            backward,
+                            x,
+                            source,
+                            to,
+                        };
+                        if let Err(message) = check(&call) {
                             failures.push(format!("{} {layout:?} {dtype} backward={backward}: {message}", case.name()));
                         }
                     }
@@ -72,8 +107,7 @@ pub fn forced_matches_reference_in(what: &str, tuning: Tuning, geometries: &[Geo
             }
         }
     }
-    println!("{what}: {count} cases, {} failed", failures.len());
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    (count, failures)
 }
 
 /// The configuration of `mode` without antialiasing, corner alignment or a border mode.
@@ -103,37 +137,23 @@ pub fn forced_strategy(strategy: Strategy) -> Tuning {
 /// destinations of the call's dtype); prints the count and asserts.
 pub fn tunings_agree_bitwise(what: &str, geometries: &[Geometry], dtypes: &[DType], pairs: &[(Tuning, Tuning)]) {
     let client = client();
-    let (mut failures, mut count) = (Vec::new(), 0);
-    for &geometry in geometries {
-        for config in configs() {
-            let case = Case { config, geometry };
-            let plan = case.plan();
-            for layout in LAYOUTS {
-                for &dtype in dtypes {
-                    for backward in [false, true] {
-                        count += 1;
-                        let (from, to) = call_shapes(&plan, backward);
-                        let x = quantize(dtype, &random(from.iter().product(), count as u64));
-                        let source = upload(&client, &x, from, layout, dtype);
-                        let bits = |tuning| {
-                            let dst = poisoned(&client, to, layout, dtype);
-                            let options = case.options().tuning(tuning);
-                            resize(&client, case.config.mode, &source, &dst, &options, backward).expect("a valid call");
-                            raw(&client, &dst)
-                        };
-                        for (index, &(a, b)) in pairs.iter().enumerate() {
-                            if bits(a) != bits(b) {
-                                failures.push(format!(
-                                    "{} {layout:?} {dtype} backward={backward}: pair {index} differs in bits",
-                                    case.name()
-                                ));
-                            }
-                        }
-                    }
-                }
-            }
+    let (count, failures) = sweep(&client, geometries, &LAYOUTS, dtypes, |call| {
+        let bits = |tuning| {
+            let dst = poisoned(&client, call.to, call.layout, call.dtype);
+            let options = call.case.options().tuning(tuning);
+            resize(&client, call.case.config.mode, &call.source, &dst, &options, call.backward).expect("a valid call");
+            raw(&client, &dst)
+        };
+        let differ: Vec<String> = (pairs.iter().enumerate())
+            .filter(|(_, &(a, b))| bits(a) != bits(b))
+            .map(|(index, _)| index.to_string())
+            .collect();
+        if differ.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("pairs {} differ in bits", differ.join(", ")))
         }
-    }
+    });
     println!("{what}, bits: {count} calls, {} differ", failures.len());
     assert!(failures.is_empty(), "{what}: {}", failures.join("\n"));
 }
