@@ -45,11 +45,11 @@ pub fn forced_matches_reference_in(what: &str, tuning: Tuning, geometries: &[Geo
     let client = client();
     let dtypes = dtypes(&client);
     let (count, failures) = sweep(&client, geometries, layouts, &dtypes, |call| {
-        let (rows, cols) = call.case.taps();
+        let (rows, cols) = call.taps;
         let dst = poisoned(&client, call.to, call.layout, call.dtype);
         let options = call.case.options().tuning(tuning);
         resize(&client, call.case.config.mode, &call.source, &dst, &options, call.backward).map_err(|e| e.to_string())?;
-        let expected = reference_of(&call.x, &call.case.plan().input, &rows, &cols, call.backward);
+        let expected = reference_of(&call.x, &call.plan.input, rows, cols, call.backward);
         let (actual, gaps) = download(&client, &dst);
         compare(&actual, gaps, &expected, call.dtype)
     });
@@ -57,10 +57,13 @@ pub fn forced_matches_reference_in(what: &str, tuning: Tuning, geometries: &[Geo
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// One call of a [`sweep`]: its case, layout, dtype and direction, a random source `x` (in the
-/// call's dtype, seeded by the call's number) uploaded as `source`, and the destination's shape.
+/// One call of a [`sweep`]: its case (with its plan and reference taps, built once a case),
+/// layout, dtype and direction, a random source `x` (in the call's dtype, seeded by the call's
+/// number) uploaded as `source`, and the destination's shape.
 pub struct SweepCall<'a> {
     pub case: &'a Case,
+    pub plan: &'a reference::Plan,
+    pub taps: &'a (reference::AxisTaps, reference::AxisTaps),
     pub layout: Layout,
     pub dtype: DType,
     pub backward: bool,
@@ -82,7 +85,7 @@ pub fn sweep(
     for &geometry in geometries {
         for config in configs() {
             let case = Case { config, geometry };
-            let plan = case.plan();
+            let (plan, taps) = (case.plan(), case.taps());
             for &layout in layouts {
                 for &dtype in dtypes {
                     for backward in [false, true] {
@@ -92,6 +95,8 @@ pub fn sweep(
                         let source = upload(client, &x, from, layout, dtype);
                         let call = SweepCall {
                             case: &case,
+                            plan: &plan,
+                            taps: &taps,
                             layout,
                             dtype,
                             backward,
