@@ -28,20 +28,25 @@ const MIN_UNITS: usize = 1 << 17;
 /// `None` where they do not: the tuning's `plane_loops` where set (`Some(true)` wherever the
 /// kernel applies), else by the rule of [`plane_loops_by_rule`].
 pub(super) fn plane_loops(io: &GatherIo, tap_pairs: f64, vectorization: Vectorization, unit_taps: bool, wide: bool) -> Option<u32> {
-    // Scalar units in width order, weighted rows the plain sums hold.
-    let applies = vectorization == Vectorization::Channels(1) && !io.dst_view.channels_last() && !unit_taps && !wide;
+    let applies = vectorization == Vectorization::Channels(1) && sums_rows(io, unit_taps, wide);
     (applies && chosen(io, tap_pairs)).then_some(balanced_planes(io.dst_view.shape[1]))
+}
+
+/// Whether the kernel sums the pass's rows: units in width order (NCHW-ordered), weighted rows
+/// (unit taps have their own kernels) that the plain sums hold (not `wide`).
+fn sums_rows(io: &GatherIo, unit_taps: bool, wide: bool) -> bool {
+    !io.dst_view.channels_last() && !unit_taps && !wide
 }
 
 /// Whether the planes kernel, having fit the pass in a shape (`factored`: summed
 /// `sum_a w_a (sum_b w_b x)`), yields it to plane loops: forced on (an experiment's reach:
 /// every shape), or where the rule takes the pass and the shape sums as the one-output kernel
-/// does (one axis, or products of weights), so the bits stay; NCHW-ordered weighted rows the
-/// plain sums hold.
+/// does (one axis, or products of weights), so the bits stay, on rows the kernel sums
+/// ([`sums_rows`]).
 pub(super) fn planes_yield(io: &GatherIo, factored: bool, tap_pairs: f64, unit_taps: bool, wide: bool) -> bool {
     match io.tuning.plane_loops {
         Some(forced) => forced,
-        None => !factored && !io.dst_view.channels_last() && !unit_taps && !wide && chosen(io, tap_pairs),
+        None => !factored && sums_rows(io, unit_taps, wide) && chosen(io, tap_pairs),
     }
 }
 
