@@ -8,11 +8,12 @@ use cubecl::prelude::*;
 use crate::gather::{
     block_vector, cell_vector, cell_window_vector, plane_shape_factored, pool_partials_channels, pool_totals_channels, separable_gather,
     separable_gather_along_width, separable_gather_blocks, separable_gather_cell_edges, separable_gather_cells,
-    separable_gather_pixel_strips, separable_gather_plane_loops, separable_gather_plane_pairs, separable_gather_planes,
-    separable_gather_runs, separable_gather_strips, separable_gather_teams, separable_gather_teams_channels, separable_gather_tiled,
-    team_vector_lanes, AxisTableCompilationArg, BlockInteriorCompilationArg, CellEdgesCompilationArg, CellRunCompilationArg, CellShape,
-    GatherLayoutCompilationArg, Sequence4CompilationArg, BLOCK_SHAPES, CELL_SHAPES, CHANNEL_STRIPS, CHANNEL_TEAMS, MAX_STRIP,
-    PLANE_LOOP_GROUP, PLANE_SHAPES, POOL_LANES, POOL_WARPS, RUN_VECTORS, STRIP_FIXED_TAPS, TEAMS, TEAM_CUBE, TILE_H, TILE_W,
+    separable_gather_pixel_strips, separable_gather_plane_loops, separable_gather_plane_pairs, separable_gather_plane_windows,
+    separable_gather_planes, separable_gather_runs, separable_gather_strips, separable_gather_teams, separable_gather_teams_channels,
+    separable_gather_tiled, team_vector_lanes, AxisTableCompilationArg, BlockInteriorCompilationArg, CellEdgesCompilationArg,
+    CellRunCompilationArg, CellShape, GatherLayoutCompilationArg, Sequence4CompilationArg, BLOCK_SHAPES, CELL_SHAPES, CHANNEL_STRIPS,
+    CHANNEL_TEAMS, MAX_STRIP, PLANE_LOOP_GROUP, PLANE_SHAPES, POOL_LANES, POOL_WARPS, RUN_VECTORS, STRIP_FIXED_TAPS, TEAMS, TEAM_CUBE,
+    TILE_H, TILE_W,
 };
 use crate::UNITS_PER_CUBE;
 
@@ -189,6 +190,12 @@ pub fn gather_kernels<FS: Float, FD: Float, A: Float, R: Runtime>(client: &Compu
         let definition =
             define!(separable_gather_plane_loops::SeparableGatherPlaneLoops<FS, FD, A, R>, line(), (), PLANE_LOOP_GROUP, contiguous);
         push(format!("gather {types} plane loops x{PLANE_LOOP_GROUP}{rows}"), definition);
+    }
+    // Plane loops' windows in source vectors of two lanes or more (contiguous rows only).
+    for v in widths().skip(1) {
+        let definition =
+            define!(separable_gather_plane_windows::SeparableGatherPlaneWindows<FS, FD, A, R>, line(), (), v, PLANE_LOOP_GROUP);
+        push(format!("gather {types} plane windows x{PLANE_LOOP_GROUP} v{v}"), definition);
     }
     for (row_taps, col_taps) in PLANE_SHAPES.into_iter().filter(|&shape| plane_shape_factored(shape)) {
         let definition = define!(separable_gather_plane_pairs::SeparableGatherPlanePairs<FS, FD, A, R>, line(), (), row_taps, col_taps);

@@ -331,6 +331,12 @@ pub struct Tuning {
     /// per tap fewer. Default: yes (docs/PERFORMANCE.md v33); `false` loads every tap's index.
     /// The same bits either way.
     pub contiguous_rows: Option<bool>,
+    /// Whether plane loops (`plane_loops`) read each column window as the aligned source
+    /// vectors that cover it (`separable_gather_plane_windows`), where both tables' rows read
+    /// consecutive indices and every source row is whole 16-byte vectors: `true` wherever that
+    /// holds, `false` never (a value load per tap). Default: windows of at least a vector's
+    /// taps on average (docs/PERFORMANCE.md v35). The same bits either way.
+    pub window_vectors: Option<bool>,
 }
 
 /// Options of a call: the output size, and how the filter is sampled, as PyTorch takes

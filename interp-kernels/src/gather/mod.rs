@@ -16,6 +16,7 @@ mod cells;
 mod pixel_strips;
 mod plane_loops;
 mod plane_pairs;
+mod plane_windows;
 mod planes;
 mod pool_split;
 mod runs;
@@ -37,6 +38,7 @@ pub use cells::{
 pub use pixel_strips::{separable_gather_pixel_strips, CHANNEL_STRIPS, STRIP_FIXED_TAPS};
 pub use plane_loops::{separable_gather_plane_loops, PLANE_LOOP_GROUP};
 pub use plane_pairs::{separable_gather_plane_pairs, PAIR_SHIFT};
+pub use plane_windows::separable_gather_plane_windows;
 pub use planes::{plane_shape, plane_shape_factored, separable_gather_planes, PLANE_SHAPES};
 pub use pool_split::{pool_partials_channels, pool_totals_channels, POOL_LANES, POOL_WARPS};
 pub use runs::{separable_gather_runs, RUN_VECTORS};

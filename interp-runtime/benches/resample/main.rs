@@ -3,7 +3,7 @@
 //! flush, beside a device-to-device copy of the same bytes and, when given, PyTorch's numbers
 //! from `bench/pytorch_interpolate.py` for the same cases.
 //!
-//! `resample [--workloads FILE] [--only TEXT] [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled|planes|teams|blocks|cells|runs] [--max-plane-taps N] [--planes N] [--least-planes N] [--min-team N] [--block-full-rows] [--block-guarded] [--strips-looped] [--row-scalar] [--plane-single] [--passes-when-shrinking] [--tiles-when-shrinking] [--cell-scalar-loads] [--cell-vector-loads] [--channel-blocks] [--channel-gather] [--tables-tap-major] [--tables-row-major] [--plane-loops] [--no-plane-loops] [--plane-loop-min-pairs N] [--indexed-rows] [--channel-strip N] [--volume-product on|off] [--pool-splits N] [--versus NAME=VALUE]`
+//! `resample [--workloads FILE] [--only TEXT] [--pytorch FILE.jsonl] [--out DIR] [--quick] [--smoke] [--strategy one-pass|two-pass|tiled|planes|teams|blocks|cells|runs] [--max-plane-taps N] [--planes N] [--least-planes N] [--min-team N] [--block-full-rows] [--block-guarded] [--strips-looped] [--row-scalar] [--plane-single] [--passes-when-shrinking] [--tiles-when-shrinking] [--cell-scalar-loads] [--cell-vector-loads] [--channel-blocks] [--channel-gather] [--tables-tap-major] [--tables-row-major] [--plane-loops] [--no-plane-loops] [--plane-loop-min-pairs N] [--indexed-rows] [--window-vectors] [--value-loads] [--channel-strip N] [--volume-product on|off] [--pool-splits N] [--versus NAME=VALUE]`
 //!
 //! `--versus NAME=VALUE` times every case under the flags' tuning and under that one override
 //! too (e.g. `channel-strip=4`), interleaved, twice each, and reports the ratios (`versus.csv`)
@@ -209,6 +209,8 @@ fn main() {
         "plane-loops",
         "no-plane-loops",
         "indexed-rows",
+        "window-vectors",
+        "value-loads",
     ] {
         if args.iter().any(|a| *a == format!("--{flag}")) {
             tuning = tuning_flags::set(tuning, flag, "").expect("a known flag");

@@ -19,7 +19,7 @@ pub const VALUED: [&str; 9] = [
 /// `tuning` with the override `name` set from `value` (`block-full-rows`, `block-guarded`
 /// `strips-looped`, `row-scalar`, `plane-single`, `passes-when-shrinking`,
 /// `tiles-when-shrinking`, `cell-scalar-loads`, `cell-vector-loads`, `channel-blocks`, `channel-gather`,
-/// `tables-tap-major`, `tables-row-major`, `plane-loops`, `no-plane-loops` and `indexed-rows` take none); Err names
+/// `tables-tap-major`, `tables-row-major`, `plane-loops`, `no-plane-loops`, `indexed-rows`, `window-vectors` and `value-loads` take none); Err names
 /// what was wrong.
 pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String> {
     let number = |what: &str| {
@@ -58,6 +58,8 @@ pub fn set(mut tuning: Tuning, name: &str, value: &str) -> Result<Tuning, String
         "plane-loops" => tuning.plane_loops = Some(true),
         "no-plane-loops" => tuning.plane_loops = Some(false),
         "indexed-rows" => tuning.contiguous_rows = Some(false),
+        "window-vectors" => tuning.window_vectors = Some(true),
+        "value-loads" => tuning.window_vectors = Some(false),
         "volume-product" => {
             tuning.volume_product = Some(match value {
                 "on" => true,

@@ -6,7 +6,7 @@
 //! `row_vectors`; channels-last pooling in split windows: `pool_split`; which
 //! depth x height products a volume reads in one gather: `volume_choice`; channels per unit of
 //! the planes, blocks and cells kernels: `unit_channels`; wide rows shared by a unit's
-//! channels: `plane_loops`), launch it (`gather`; the
+//! channels: `plane_loops`, their windows read in vectors: `plane_windows`), launch it (`gather`; the
 //! shared-memory reductions: `cooperative`; kernel arguments and the dtype dispatch: `args`).
 
 mod args;
@@ -19,6 +19,7 @@ mod cooperative;
 mod gather;
 mod io;
 mod plane_loops;
+mod plane_windows;
 mod pool_split;
 mod repeats;
 mod route;

@@ -8,6 +8,7 @@ use interp_kernels::UNITS_PER_CUBE;
 use super::args::{arrays, dispatch_dtypes, scalar_layout};
 use super::choice::{by_rule, contiguous_rows, Vectorization};
 use super::io::GatherIo;
+use super::plane_windows::{gather_plane_windows, window_vector};
 use super::table::DeviceTable;
 
 /// Mean tap pairs per output up to which a pass stays with the other kernels by default
@@ -80,7 +81,8 @@ fn balanced_planes(channels: usize) -> u32 {
     channels.div_ceil(groups).max(1) as u32
 }
 
-/// The plane loops kernel: a unit per destination pixel and group of `planes` channels.
+/// The plane loops kernel: a unit per destination pixel and group of `planes` channels, its
+/// windows read in vectors where `window_vector` says so.
 pub(super) fn gather_plane_loops<R: Runtime>(
     client: &ComputeClient<R>,
     io: &GatherIo,
@@ -88,6 +90,9 @@ pub(super) fn gather_plane_loops<R: Runtime>(
     cols: &DeviceTable,
     planes: u32,
 ) {
+    if let Some(vector) = window_vector(client, io, rows, cols) {
+        return gather_plane_windows(client, io, rows, cols, planes, vector);
+    }
     let [n, c, h, w] = io.dst_view.shape;
     // At most n * c * h * w units, which validation bounds by u32.
     let units = n * c.div_ceil(planes as usize) * h * w;

@@ -1,4 +1,5 @@
-//! Plane loops: a unit's table entries shared by its channels, forced and by default.
+//! Plane loops: a unit's table entries shared by its channels, forced and by default, and
+//! their windows read in source vectors.
 
 use super::*;
 
@@ -24,6 +25,32 @@ fn plane_loops_share_table_entries() {
     }
     let pairs = [Strategy::OnePass, Strategy::TwoPass].map(|strategy| (loops(strategy, true), loops(strategy, false)));
     tunings_agree_bitwise("plane loops", &geometries, &dtypes(&client()), &pairs);
+}
+
+/// Plane loops' windows in aligned source vectors (`Tuning::window_vectors`, forced on, every
+/// plane loops pass where the source rows are whole vectors) against a value load per tap
+/// (`Some(false)`): the same bits in one pass and two, every dtype, mode, layout and direction,
+/// and the f64 reference. Widths of 96 and 72 (vectors of 8, 4 and 2 lanes; windows of up to
+/// 48 taps at 12x, starting at every offset in a vector), 60 read in vectors of 4 or 2 (not 8),
+/// and a 6 -> 48 upsample whose adjoint reads 48-wide rows in windows of 33 taps (bicubic).
+#[test]
+fn plane_windows_keep_the_bits() {
+    let geometries = [
+        sized("C=3 12x96 -> 5x8", [2, 3, 12, 96], 5, 8),
+        sized("C=5 9x72 -> 9x7", [1, 5, 9, 72], 9, 7),
+        sized("C=2 7x60 -> 3x13", [1, 2, 7, 60], 3, 13),
+        sized("C=3 4x6 -> 8x48", [1, 3, 4, 6], 8, 48),
+    ];
+    let windows = |strategy, on| Tuning {
+        plane_loops: Some(true),
+        window_vectors: Some(on),
+        ..forced_strategy(strategy)
+    };
+    for strategy in [Strategy::OnePass, Strategy::TwoPass] {
+        forced_matches_reference_in("plane windows", windows(strategy, true), &geometries, &LAYOUTS);
+    }
+    let pairs = [Strategy::OnePass, Strategy::TwoPass].map(|strategy| (windows(strategy, true), windows(strategy, false)));
+    tunings_agree_bitwise("plane windows", &geometries, &dtypes(&client()), &pairs);
 }
 
 /// Plane loops by default (v34's rule: NCHW passes of more than 8 mean tap pairs, two channels

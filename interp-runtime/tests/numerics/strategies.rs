@@ -69,6 +69,23 @@ fn strategies_agree() {
                 ..forced(Strategy::OnePass, None, None)
             },
         ),
+        // Their windows read in aligned source vectors, or a value per tap.
+        (
+            "one-pass plane windows",
+            Tuning {
+                plane_loops: Some(true),
+                window_vectors: Some(true),
+                ..forced(Strategy::OnePass, None, None)
+            },
+        ),
+        (
+            "one-pass plane loops value loads",
+            Tuning {
+                plane_loops: Some(true),
+                window_vectors: Some(false),
+                ..forced(Strategy::OnePass, None, None)
+            },
+        ),
         ("planes x1", forced(Strategy::Planes, Some(1), None)),
         ("planes x3", forced(Strategy::Planes, Some(3), None)),
         ("planes x8", forced(Strategy::Planes, Some(8), None)),
@@ -178,6 +195,7 @@ fn strategies_agree() {
                 same("one-pass", "one-pass plane loops");
                 same("one-pass scalar", "one-pass scalar indexed rows");
                 same("one-pass plane loops", "one-pass plane loops indexed rows");
+                same("one-pass plane loops value loads", "one-pass plane windows");
                 // Strips of scalar outputs (NCHW strips, channels-last pixel strips): unrolled
                 // (single taps; 2x2 taps in pixel strips) and in loops.
                 same("one-pass scalar", "one-pass scalar looped");
