@@ -334,8 +334,9 @@ pub struct Tuning {
     /// Whether plane loops (`plane_loops`) read each column window as the aligned source
     /// vectors that cover it (`separable_gather_plane_windows`), where both tables' rows read
     /// consecutive indices and every source row is whole 16-byte vectors: `true` wherever that
-    /// holds, `false` never (a value load per tap). Default: windows of at least a vector's
-    /// taps on average (docs/PERFORMANCE.md v35). The same bits either way.
+    /// holds, `false` never (a value load per tap). Default: never, until a GPU A/B has timed
+    /// it (docs/PERFORMANCE.md v35; the rule in waiting: windows of at least a vector's taps
+    /// on average). The same bits either way.
     pub window_vectors: Option<bool>,
 }
 

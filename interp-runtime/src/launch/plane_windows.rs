@@ -13,7 +13,8 @@ use crate::tensor::Checked4;
 
 /// Source elements per vector load where a plane loops pass reads its windows in vectors,
 /// `None` where it loads a value per tap: the tuning's `window_vectors` where set (`Some(true)`
-/// wherever the kernel applies, see [`window_vector_fits`]), else by [`windows_pay`].
+/// wherever the kernel applies, see [`window_vector_fits`]), else by [`windows_pay`] where
+/// `WINDOWS_BY_DEFAULT`.
 pub(super) fn window_vector<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) -> Option<usize> {
     let forced = io.tuning.window_vectors;
     if forced == Some(false) || !contiguous_rows(io, rows, cols) {
@@ -23,8 +24,12 @@ pub(super) fn window_vector<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo
         .io_optimized_vector_sizes(io.src_dtype.size())
         .filter(|&v| v <= max_vector(io));
     let vector = window_vector_fits(&io.src_view, sizes)?;
-    (forced == Some(true) || windows_pay(cols.mean_taps, vector)).then_some(vector)
+    (forced == Some(true) || (WINDOWS_BY_DEFAULT && windows_pay(cols.mean_taps, vector))).then_some(vector)
 }
+
+/// Whether the default takes [`windows_pay`]'s passes: not until an A/B on a GPU has timed
+/// them (docs/PERFORMANCE.md v35: built in stop 42, which got no machine to time it).
+const WINDOWS_BY_DEFAULT: bool = false;
 
 /// The widest of the device's vector `sizes` (two lanes or more) in which every source row is
 /// whole vectors: the width contiguous and a multiple of the vector, the other strides too, so
