@@ -18,7 +18,7 @@ status 1 if any case is beyond the dtype's tolerance against a float64 reference
 refused a call the reference accepts.
 
   python3 bench/outside_reference.py --run-cases target/release/examples/run_cases --cases 400
-  (`--longest 6`: axes six times longer; `--strategy NAME`, `--volume-product on`, `--plane-loops on`:
+  (`--longest 6`: axes six times longer; `--strategy NAME`, `--volume-product on`, `--plane-loops on`, `--window-vectors on`:
   interp's tuning)
 """
 import argparse, json, os, random, subprocess, sys, tempfile
@@ -315,6 +315,7 @@ def main():
     parser.add_argument("--volume-product", choices=["on", "off"], help="depth x height product tables in interp (run_cases --volume-product)")
     parser.add_argument("--pool-splits", help="channels-last pooling in up to N row splits in interp (run_cases --pool-splits)")
     parser.add_argument("--plane-loops", choices=["on", "off"], help="plane loops in interp wherever they apply (run_cases --plane-loops)")
+    parser.add_argument("--window-vectors", choices=["on", "off"], help="plane loops' windows in source vectors wherever they fit (run_cases --window-vectors)")
     parser.add_argument("--channels", default="1,2,3,5,7",
                         help="channel counts the cases draw from (e.g. 4,8,12 for channel vectors)")
     args = parser.parse_args()
@@ -366,7 +367,8 @@ def main():
     flags = (["--strategy", args.strategy] if args.strategy else []) + (["--channel-strip", args.channel_strip] if args.channel_strip else []) \
         + (["--volume-product", args.volume_product] if args.volume_product else []) \
         + (["--pool-splits", args.pool_splits] if args.pool_splits else []) \
-        + (["--plane-loops", args.plane_loops] if args.plane_loops else [])
+        + (["--plane-loops", args.plane_loops] if args.plane_loops else []) \
+        + (["--window-vectors", args.window_vectors] if args.window_vectors else [])
     subprocess.run([args.run_cases, work] + flags, check=True)
 
     cuda = torch is not None and torch.cuda.is_available()

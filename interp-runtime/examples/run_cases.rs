@@ -11,7 +11,7 @@
 //! (`Strategy::name`; one that does not apply falls back to the default rule), `--channel-strip
 //! N` asks for channel strips (`Tuning::channel_strip`), `--volume-product on|off` sets
 //! `Tuning::volume_product`, `--pool-splits N` sets `Tuning::pool_splits`, `--plane-loops
-//! on|off` sets `Tuning::plane_loops`.
+//! on|off` sets `Tuning::plane_loops`, `--window-vectors on|off` sets `Tuning::window_vectors`.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -22,7 +22,7 @@ use interp_runtime::{interpolate, interpolate_backward, output_shape, DType, Int
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let usage =
-        "usage: run_cases DIR [--strategy NAME] [--channel-strip N] [--volume-product on|off] [--pool-splits N] [--plane-loops on|off]";
+        "usage: run_cases DIR [--strategy NAME] [--channel-strip N] [--volume-product on|off] [--pool-splits N] [--plane-loops on|off] [--window-vectors on|off]";
     let dir = Path::new(args.get(1).expect(usage));
     let mut tuning = Tuning::default();
     for pair in args[2..].chunks(2) {
@@ -34,6 +34,7 @@ fn main() {
             [flag, on] if flag == "--volume-product" => tuning.volume_product = Some(on == "on"),
             [flag, n] if flag == "--pool-splits" => tuning.pool_splits = Some(n.parse().expect("--pool-splits N")),
             [flag, on] if flag == "--plane-loops" => tuning.plane_loops = Some(on == "on"),
+            [flag, on] if flag == "--window-vectors" => tuning.window_vectors = Some(on == "on"),
             other => panic!("{usage}, got {other:?}"),
         }
     }
