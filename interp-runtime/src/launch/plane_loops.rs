@@ -81,6 +81,16 @@ fn balanced_planes(channels: usize) -> u32 {
     channels.div_ceil(groups).max(1) as u32
 }
 
+/// The launch grid of the plane loops and plane windows kernels: a unit per destination pixel
+/// and group of `planes` channels.
+pub(super) fn plane_loop_grid<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, planes: u32) -> (CubeCount, CubeDim) {
+    let [n, c, h, w] = io.dst_view.shape;
+    // At most n * c * h * w units, which validation bounds by u32.
+    let units = n * c.div_ceil(planes as usize) * h * w;
+    let dim = CubeDim::new_1d(UNITS_PER_CUBE);
+    (cubecl::calculate_cube_count_elemwise(client, units, dim), dim)
+}
+
 /// The plane loops kernel: a unit per destination pixel and group of `planes` channels, its
 /// windows read in vectors where `window_vector` says so.
 pub(super) fn gather_plane_loops<R: Runtime>(
@@ -93,11 +103,7 @@ pub(super) fn gather_plane_loops<R: Runtime>(
     if let Some(vector) = window_vector(client, io, rows, cols) {
         return gather_plane_windows(client, io, rows, cols, planes, vector);
     }
-    let [n, c, h, w] = io.dst_view.shape;
-    // At most n * c * h * w units, which validation bounds by u32.
-    let units = n * c.div_ceil(planes as usize) * h * w;
-    let dim = CubeDim::new_1d(UNITS_PER_CUBE);
-    let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
+    let (count, dim) = plane_loop_grid(client, io, planes);
     // Rows of consecutive indices: the kernel reads each row's first index alone.
     let contiguous = contiguous_rows(io, rows, cols);
     // SAFETY: as in `gather_pass`: shapes, strides and buffer extents were validated; every unit

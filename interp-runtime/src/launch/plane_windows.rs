@@ -3,11 +3,11 @@
 
 use cubecl::prelude::*;
 use interp_kernels::gather::{separable_gather_plane_windows, PLANE_LOOP_GROUP};
-use interp_kernels::UNITS_PER_CUBE;
 
 use super::args::{arrays, dispatch_dtypes, layout_arg, vector_strides};
 use super::choice::{contiguous_rows, max_vector, strides_divide};
 use super::io::GatherIo;
+use super::plane_loops::plane_loop_grid;
 use super::table::DeviceTable;
 use crate::tensor::Checked4;
 
@@ -17,14 +17,14 @@ use crate::tensor::Checked4;
 /// `WINDOWS_BY_DEFAULT`.
 pub(super) fn window_vector<R: Runtime>(client: &ComputeClient<R>, io: &GatherIo, rows: &DeviceTable, cols: &DeviceTable) -> Option<usize> {
     let forced = io.tuning.window_vectors;
-    if forced == Some(false) || !contiguous_rows(io, rows, cols) {
+    if !forced.unwrap_or(WINDOWS_BY_DEFAULT) || !contiguous_rows(io, rows, cols) {
         return None;
     }
     let sizes = client
         .io_optimized_vector_sizes(io.src_dtype.size())
         .filter(|&v| v <= max_vector(io));
     let vector = window_vector_fits(&io.src_view, sizes)?;
-    (forced == Some(true) || (WINDOWS_BY_DEFAULT && windows_pay(cols.mean_taps, vector))).then_some(vector)
+    (forced == Some(true) || windows_pay(cols.mean_taps, vector)).then_some(vector)
 }
 
 /// Whether the default takes [`windows_pay`]'s passes: not until an A/B on a GPU has timed
@@ -59,11 +59,7 @@ pub(super) fn gather_plane_windows<R: Runtime>(
     planes: u32,
     vector: usize,
 ) {
-    let [n, c, h, w] = io.dst_view.shape;
-    // At most n * c * h * w units, which validation bounds by u32.
-    let units = n * c.div_ceil(planes as usize) * h * w;
-    let dim = CubeDim::new_1d(UNITS_PER_CUBE);
-    let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
+    let (count, dim) = plane_loop_grid(client, io, planes);
     // The source's batch, channel and height strides in vectors (`window_vector_fits`: whole).
     let layout = layout_arg(io.dst_view.shape, vector_strides(&io.src_view, vector, false), io.dst_view.strides);
     // SAFETY: as in `gather_pass`; every unit guards its index and reads only the channels of
